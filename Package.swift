@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+// `report`: import app exports into SQLite, analyze them, write XLSX / CSV / Markdown reports.
+// No outside Swift packages: the toolchain plus Debian's C libraries through system targets.
+import PackageDescription
+
+let package = Package(
+    name: "report",
+    products: [
+        .executable(name: "report", targets: ["report"]),
+        .executable(name: "report-sample", targets: ["SampleGenerator"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CXLSXWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "ReportCore", dependencies: ["CSQLite", "CXLSXWriter", "CCrypto"]),
+        .target(name: "Habits", dependencies: ["ReportCore"]),
+        .target(name: "Bookings", dependencies: ["ReportCore"]),
+        .target(name: "Fleet", dependencies: ["ReportCore"]),
+        .target(name: "ReportCLI", dependencies: ["ReportCore", "Habits", "Bookings", "Fleet"]),
+        .executableTarget(name: "report", dependencies: ["ReportCLI"]),
+        .executableTarget(name: "SampleGenerator", dependencies: []),
+        .testTarget(name: "ReportCoreTests", dependencies: ["ReportCore"]),
+        .testTarget(name: "HabitsTests", dependencies: ["Habits", "ReportCore"]),
+        .testTarget(name: "BookingsTests", dependencies: ["Bookings", "ReportCore"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "ReportCore"]),
+        .testTarget(name: "ReportCLITests", dependencies: ["ReportCLI", "ReportCore"]),
+    ]
+)

@@ -1,0 +1,2 @@
+/// The Bookings domain: schema, record validation, analysis and report layout.
+public enum BookingsDomain {}

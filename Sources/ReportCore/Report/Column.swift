@@ -1,0 +1,44 @@
+/// How a column's values are to be read and shown.
+///
+/// CSV (SPEC §6.1): ratios with 4 decimals, hours and minutes with 2, euros with 2, decimals with
+/// their own places. XLSX: real numbers with a number format per type.
+public enum ColumnType: Sendable, Equatable {
+    case text
+    case integer
+    /// A decimal number with a fixed number of places.
+    case decimal(places: Int)
+    /// A ratio stored as a fraction (0.7312 for 73.12 %): 4 places in CSV, `0.0%` in XLSX.
+    case percent
+    /// Hours (or minutes: the column's name says which) with 2 places.
+    case hours
+    /// Euros with 2 places.
+    case euros
+    case date
+    case timestamp
+    case boolean
+}
+
+/// A column of a table.
+public struct Column: Sendable, Equatable {
+    /// The CSV header: the contract name (`utilization`, `best_streak_start`).
+    public var name: String
+    /// The human header for XLSX and Markdown (`Utilization`); defaults to the name.
+    public var title: String
+    public var type: ColumnType
+    /// Draw XLSX data bars over this column (utilization, score, percent).
+    public var dataBar: Bool
+
+    public init(_ name: String, _ type: ColumnType = .text, title: String? = nil, dataBar: Bool = false) {
+        self.name = name
+        self.type = type
+        self.title = title ?? Column.humanize(name)
+        self.dataBar = dataBar
+    }
+
+    /// `best_streak_start` → `Best streak start`.
+    public static func humanize(_ name: String) -> String {
+        let words = name.split(separator: "_").map(String.init)
+        guard let first = words.first else { return name }
+        return ([first.prefix(1).uppercased() + first.dropFirst()] + words.dropFirst()).joined(separator: " ")
+    }
+}

@@ -1,0 +1,65 @@
+/// Where a table appears.
+public struct Outputs: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let csv = Outputs(rawValue: 1)
+    public static let xlsx = Outputs(rawValue: 2)
+    public static let markdown = Outputs(rawValue: 4)
+    public static let all: Outputs = [.csv, .xlsx, .markdown]
+}
+
+/// The rows of a table, produced on demand so that a million-row table never sits in memory
+/// whole. Each writer asks for a fresh iterator; the rows must come out the same every time.
+public struct Rows: Sendable {
+    /// How many rows, when known in advance.
+    public let count: Int?
+    private let make: @Sendable () -> AnyIterator<[Value]>
+
+    public init(count: Int? = nil, _ make: @escaping @Sendable () -> AnyIterator<[Value]>) {
+        self.count = count
+        self.make = make
+    }
+
+    /// Rows already in memory.
+    public init(_ rows: [[Value]]) {
+        self.count = rows.count
+        self.make = { AnyIterator(rows.makeIterator()) }
+    }
+
+    public func makeIterator() -> AnyIterator<[Value]> { make() }
+
+    /// All rows, in memory (for tests and small tables).
+    public var all: [[Value]] { Array(make()) }
+}
+
+/// A table of a report: a CSV file, an XLSX sheet, a Markdown section.
+public struct Table: Sendable {
+    /// The file-name stem and contract name: `vehicles` → `vehicles.csv`.
+    public var name: String
+    /// The sheet and section title: `Vehicles`.
+    public var title: String
+    public var columns: [Column]
+    public var rows: Rows
+    public var outputs: Outputs
+    /// How many rows Markdown shows (the rest are in CSV and XLSX).
+    public var markdownLimit: Int
+    /// One line under the Markdown section title, saying what the table ranks or holds.
+    public var caption: String?
+
+    public init(name: String, title: String? = nil, columns: [Column], rows: Rows,
+                outputs: Outputs = .all, markdownLimit: Int = 10, caption: String? = nil) {
+        self.name = name
+        self.title = title ?? Column.humanize(name)
+        self.columns = columns
+        self.rows = rows
+        self.outputs = outputs
+        self.markdownLimit = markdownLimit
+        self.caption = caption
+    }
+
+    public init(name: String, title: String? = nil, columns: [Column], rows: [[Value]],
+                outputs: Outputs = .all, markdownLimit: Int = 10, caption: String? = nil) {
+        self.init(name: name, title: title, columns: columns, rows: Rows(rows), outputs: outputs,
+                  markdownLimit: markdownLimit, caption: caption)
+    }
+}

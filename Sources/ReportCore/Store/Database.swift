@@ -1,0 +1,107 @@
+import CSQLite
+
+/// SQLite's "copy this text now" destructor, which Swift cannot import as a macro.
+let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One connection to a SQLite database file. Owns a C handle: not Sendable, one thread at a time.
+///
+/// Opened in WAL mode with `synchronous=NORMAL` and a busy timeout, so that a report can read a
+/// consistent snapshot while an import writes, and a second writer waits before failing.
+public final class Database {
+    let handle: OpaquePointer
+    public let path: String
+
+    public enum Mode: Sendable { case readWrite, readOnly }
+
+    /// Opens (creating it unless read-only) the database at `path` and brings its schema up to date.
+    public init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5000) throws {
+        var pointer: OpaquePointer?
+        let flags = mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let code = sqlite3_open_v2(path, &pointer, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard let pointer else { throw SQLiteError(code: code, message: "cannot open \(path)") }
+        guard code == SQLITE_OK else {
+            let message = String(cString: sqlite3_errmsg(pointer))
+            sqlite3_close_v2(pointer)
+            throw SQLiteError(code: code, message: "\(message) (\(path))")
+        }
+        handle = pointer
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        do {
+            if mode == .readWrite {
+                try execute("PRAGMA journal_mode=WAL")
+                try execute("PRAGMA synchronous=NORMAL")
+            }
+            try execute("PRAGMA foreign_keys=OFF")
+            // Reading the schema version checks early that the file really is a database.
+            _ = try scalarInt("PRAGMA user_version")
+        } catch {
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs one or more statements that take no parameters and return no rows.
+    public func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if code != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? lastMessage
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: code, message: message, sql: sql)
+        }
+    }
+
+    /// Compiles a statement for repeated use.
+    public func prepare(_ sql: String) throws -> Statement { try Statement(database: self, sql: sql) }
+
+    /// Runs a statement with bound parameters and no result rows.
+    public func run(_ sql: String, _ parameters: [SQLValue] = []) throws {
+        let statement = try prepare(sql)
+        try statement.bind(parameters)
+        try statement.run()
+    }
+
+    /// Every row of a query, each as an array of values.
+    public func rows(_ sql: String, _ parameters: [SQLValue] = []) throws -> [[SQLValue]] {
+        let statement = try prepare(sql)
+        try statement.bind(parameters)
+        var result: [[SQLValue]] = []
+        while try statement.step() { result.append((0..<statement.columnCount).map { statement.value($0) }) }
+        return result
+    }
+
+    /// The first column of the first row as an integer (nil when no row or NULL).
+    public func scalarInt(_ sql: String, _ parameters: [SQLValue] = []) throws -> Int64? {
+        let statement = try prepare(sql)
+        try statement.bind(parameters)
+        guard try statement.step() else { return nil }
+        return statement.int64OrNil(0)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// `BEGIN IMMEDIATE` takes the write lock at once, so a busy database fails before any work.
+    public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    func error(_ code: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: code, message: lastMessage, sql: sql)
+    }
+}
