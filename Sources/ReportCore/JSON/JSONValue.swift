@@ -1,0 +1,111 @@
+/// A JSON value as the streaming reader builds it for one record.
+///
+/// Records are small (a task, a loan record), so a record is a tree; the file around it is never
+/// held whole. Numbers keep what validation needs: integers exactly, and the literal text of any
+/// other number so that an error can quote it (`1e999`, `4.0`, `12345678901234567890`).
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// A number written without fraction or exponent that fits in Int64.
+    case integer(Int64)
+    /// Any other number: a fraction, an exponent, or an integer too large for Int64.
+    /// `value` may be infinite for literals like `1e999`; `literal` is the text as written.
+    case number(Double, literal: String)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// The value as JSON text, cut to `limit` characters (for error messages; never the whole record).
+    public func excerpt(limit: Int = 60) -> String {
+        var text = ""
+        JSONValue.render(self, into: &text, limit: limit)
+        if text.count > limit { return String(text.prefix(limit - 1)) + "…" }
+        return text
+    }
+
+    private static func render(_ value: JSONValue, into text: inout String, limit: Int) {
+        if text.count > limit { return }
+        switch value {
+        case .null: text += "null"
+        case .bool(let flag): text += flag ? "true" : "false"
+        case .integer(let number): text += String(number)
+        case .number(_, let literal): text += literal
+        case .string(let string): text += quoted(string, limit: limit)
+        case .array(let items):
+            text += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { text += "," }
+                render(item, into: &text, limit: limit)
+                if text.count > limit { return }
+            }
+            text += "]"
+        case .object(let object):
+            text += "{"
+            for (index, member) in object.members.enumerated() {
+                if index > 0 { text += "," }
+                text += quoted(member.key, limit: limit) + ":"
+                render(member.value, into: &text, limit: limit)
+                if text.count > limit { return }
+            }
+            text += "}"
+        }
+    }
+
+    private static func quoted(_ string: String, limit: Int) -> String {
+        var result = "\""
+        for scalar in string.unicodeScalars.prefix(limit + 1) {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}
+
+/// A JSON object with its members in file order. Duplicated names are kept (a record that repeats
+/// a field is invalid, SPEC §1), so the importer can say which name was repeated.
+public struct JSONObject: Sendable, Equatable {
+    public struct Member: Sendable, Equatable {
+        public var key: String
+        public var value: JSONValue
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    public var members: [Member]
+
+    public init(members: [Member] = []) { self.members = members }
+
+    /// The first member with this name (records have few fields: a linear scan is fastest).
+    public subscript(key: String) -> JSONValue? {
+        for member in members where member.key == key { return member.value }
+        return nil
+    }
+
+    /// The first name that appears twice, if any.
+    public var duplicateKey: String? {
+        if members.count < 2 { return nil }
+        if members.count <= 16 {
+            for i in 1..<members.count {
+                for j in 0..<i where members[j].key == members[i].key { return members[i].key }
+            }
+            return nil
+        }
+        var seen = Set<String>()
+        for member in members where !seen.insert(member.key).inserted { return member.key }
+        return nil
+    }
+}
