@@ -1,0 +1,75 @@
+/// One step of a schema: the SQL that brings a domain's tables from `version - 1` to `version`.
+///
+/// Applied steps are recorded in `schema_migrations`, so a later release adds steps and migrates a
+/// database file made by this one; a file with steps this release does not know is refused.
+public struct Migration: Sendable {
+    public let domain: String
+    public let version: Int
+    public let sql: String
+
+    public init(domain: String, version: Int, sql: String) {
+        self.domain = domain
+        self.version = version
+        self.sql = sql
+    }
+}
+
+public enum Schema {
+    /// Marks a file as a `report` database (PRAGMA application_id: "RPRT").
+    static let applicationId: Int64 = 0x5250_5254
+
+    /// The import bookkeeping every domain shares.
+    public static let core: [Migration] = [
+        Migration(domain: "core", version: 1, sql: """
+            CREATE TABLE import_log (
+                id INTEGER PRIMARY KEY,
+                file TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                size INTEGER NOT NULL,
+                sha256 TEXT NOT NULL,
+                records INTEGER NOT NULL,
+                accepted INTEGER NOT NULL,
+                rejected INTEGER NOT NULL,
+                started_at TEXT NOT NULL,
+                finished_at TEXT NOT NULL,
+                forced INTEGER NOT NULL DEFAULT 0
+            ) STRICT;
+            CREATE INDEX import_log_sha256 ON import_log(sha256);
+            CREATE TABLE import_rejects (
+                import_id INTEGER NOT NULL REFERENCES import_log(id),
+                position INTEGER NOT NULL,
+                line INTEGER,
+                record_id TEXT,
+                field TEXT NOT NULL,
+                value TEXT NOT NULL,
+                rule TEXT NOT NULL
+            ) STRICT;
+            CREATE INDEX import_rejects_import ON import_rejects(import_id);
+            """),
+    ]
+
+    /// Applies every step not yet applied, in one transaction.
+    public static func migrate(_ database: Database, _ migrations: [Migration]) throws {
+        try database.transaction {
+            try database.execute("CREATE TABLE IF NOT EXISTS schema_migrations (domain TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (domain, version)) STRICT")
+            let applicationId = try database.scalarInt("PRAGMA application_id") ?? 0
+            if applicationId != 0 && applicationId != Schema.applicationId {
+                throw SQLiteError(code: 1, message: "\(database.path) is a SQLite database of another application")
+            }
+            var applied: [String: Int] = [:]
+            for row in try database.rows("SELECT domain, MAX(version) FROM schema_migrations GROUP BY domain") {
+                if let domain = row[0].string, let version = row[1].int { applied[domain] = Int(version) }
+            }
+            let known = Dictionary(migrations.map { ($0.domain, $0.version) }, uniquingKeysWith: max)
+            for (domain, version) in applied where version > known[domain] ?? 0 {
+                throw SQLiteError(code: 1, message: "\(database.path) was made by a newer release of report (\(domain) schema version \(version)); upgrade report")
+            }
+            for step in migrations.sorted(by: { ($0.domain, $0.version) < ($1.domain, $1.version) })
+            where step.version > applied[step.domain] ?? 0 {
+                try database.execute(step.sql)
+                try database.run("INSERT INTO schema_migrations (domain, version) VALUES (?, ?)", [.text(step.domain), .integer(Int64(step.version))])
+            }
+            try database.execute("PRAGMA application_id = \(Schema.applicationId)")
+        }
+    }
+}
