@@ -1,1 +1,60 @@
-public enum CommandLineTool {}
+import Foundation
+import ReportCore
+
+/// The `report` command line: dispatches to a subcommand and turns every error into one line on
+/// standard error and an exit code (SPEC §7). Help goes to standard output.
+public enum CommandLineTool {
+    public static let commands: [any Command.Type] = [
+        ImportCommand.self, CheckCommand.self, StatusCommand.self,
+    ]
+
+    public static func run(_ arguments: [String], console: Console = .standard(),
+                           environment: [String: String] = ProcessInfo.processInfo.environment) -> ExitCode {
+        guard let first = arguments.first else {
+            console.error(HelpFormatter.overview(commands: commands.map { $0.spec }).trimmingTrailingNewline())
+            return .usage
+        }
+        if first == "--help" || first == "-h" || first == "help" {
+            if first == "help", arguments.count > 1, let command = find(arguments[1]) {
+                console.output(HelpFormatter.help(for: command.spec))
+            } else {
+                console.output(HelpFormatter.overview(commands: commands.map { $0.spec }))
+            }
+            return .success
+        }
+        if first == "--version" {
+            console.output("report \(ReportVersion.current)")
+            return .success
+        }
+        guard let command = find(first) else {
+            console.error("report: unknown command \"\(first)\"; commands: \(commands.map { $0.spec.name }.joined(separator: ", ")); see `report --help`")
+            return .usage
+        }
+        do {
+            let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec)
+            if parsed.flag("help") {
+                console.output(HelpFormatter.help(for: command.spec))
+                return .success
+            }
+            console.quiet = parsed.flag("quiet")
+            return try command.run(CommandContext(arguments: parsed, console: console, environment: environment))
+        } catch let error as UsageError {
+            console.error("report \(command.spec.name): \(error.message)")
+            return .usage
+        } catch {
+            console.error("report \(command.spec.name): \(Self.describe(error))")
+            return .failure
+        }
+    }
+
+    static func find(_ name: String) -> (any Command.Type)? { commands.first { $0.spec.name == name } }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? CustomStringConvertible { return error.description }
+        return "\(error)"
+    }
+}
+
+extension String {
+    func trimmingTrailingNewline() -> String { hasSuffix("\n") ? String(dropLast()) : self }
+}

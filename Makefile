@@ -1,0 +1,45 @@
+# report: the two commands of the README, and the benchmarks.
+#   make demo   install what is missing, build, import SampleData/, write the sample reports
+#   make test   install what is missing (test tools included) and run the whole test suite
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+APT_PACKAGES := pkg-config libsqlite3-dev libxlsxwriter-dev libssl-dev zlib1g-dev time
+TEST_APT_PACKAGES := libreoffice-calc-nogui
+PIP_PACKAGES := openpyxl
+DEMO_AS_OF := 2026-11-29T06:00:00+01:00
+DEMO_DB := Reports/demo.sqlite
+RELEASE_BIN := .build/release/report
+
+.PHONY: deps test-deps build release demo test bench bench-import bench-xlsx clean docs-cli
+
+# Installs only what is missing, so a second run costs nothing.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
+
+test-deps: deps
+	@missing=""; for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
+	@python3 -c "import openpyxl" 2>/dev/null || python3 -m pip install -q --root-user-action=ignore $(PIP_PACKAGES)
+
+build: deps
+	swift build
+
+release: deps
+	swift build -c release --product report
+
+demo: release
+	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
+	$(RELEASE_BIN) import --db $(DEMO_DB) SampleData/
+	$(RELEASE_BIN) status --db $(DEMO_DB)
+
+test: test-deps
+	swift build --build-tests
+	swift test --skip-build
+
+clean:
+	rm -rf .build

@@ -1,0 +1,53 @@
+/// An option a command accepts: a flag (`--strict`) or an option with a value (`--db PATH`).
+public struct OptionSpec: Sendable {
+    public let name: String
+    public let short: Character?
+    /// The value's placeholder in help (`PATH`), or nil for a flag.
+    public let valueName: String?
+    public let help: String
+    /// May be given more than once (values accumulate).
+    public let repeating: Bool
+
+    public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: nil, help: help, repeating: false)
+    }
+
+    public static func value(_ name: String, _ valueName: String, short: Character? = nil, repeating: Bool = false, help: String) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: valueName, help: help, repeating: repeating)
+    }
+
+    public var isFlag: Bool { valueName == nil }
+}
+
+/// A command's static description, modelled on swift-argument-parser's `CommandConfiguration`:
+/// everything help shows and the parser needs.
+public struct CommandSpec: Sendable {
+    public let name: String
+    public let abstract: String
+    public let discussion: String
+    /// The positional arguments' placeholder (`PATH...`), or nil when the command takes none.
+    public let positionals: String?
+    /// The least number of positional arguments.
+    public let minimumPositionals: Int
+    public let options: [OptionSpec]
+
+    public init(name: String, abstract: String, discussion: String = "", positionals: String? = nil,
+                minimumPositionals: Int = 0, options: [OptionSpec]) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.positionals = positionals
+        self.minimumPositionals = minimumPositionals
+        self.options = options + [.flag("help", short: "h", help: "Show this help and exit.")]
+    }
+
+    func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }
+    func option(short: Character) -> OptionSpec? { options.first { $0.short == short } }
+}
+
+/// The options every command shares (SPEC §7).
+public enum CommonOptions {
+    public static let database = OptionSpec.value("db", "PATH", help: "The database file (default: $REPORT_DB, else report.sqlite in the current folder).")
+    public static let quiet = OptionSpec.flag("quiet", short: "q", help: "Print only warnings and errors.")
+    public static let asOf = OptionSpec.value("as-of", "TIMESTAMP", help: "The moment the report describes, e.g. 2026-11-29T06:00:00+01:00 (default: now).")
+}

@@ -1,0 +1,38 @@
+import Foundation
+import ReportCore
+
+/// What every command gets: its parsed arguments, the console and the environment.
+public struct CommandContext {
+    public let arguments: ParsedArguments
+    public let console: Console
+    public let environment: [String: String]
+
+    /// `--db`, else `$REPORT_DB`, else `report.sqlite` in the current folder.
+    public var databasePath: String {
+        arguments.value("db") ?? environment["REPORT_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "report.sqlite"
+    }
+
+    /// `--as-of` parsed, or now; a bad value is a usage error.
+    public func asOf() throws(UsageError) -> Timestamp {
+        guard let text = arguments.value("as-of") else {
+            let micros = Int64(Date().timeIntervalSince1970 * 1_000_000)
+            return Timestamp(microseconds: micros - micros % 1_000_000)
+        }
+        guard let stamp = Timestamp(text) else {
+            throw UsageError("--as-of: invalid timestamp \"\(text)\" (use e.g. 2026-11-29T06:00:00+01:00)")
+        }
+        return stamp
+    }
+}
+
+/// A subcommand: a static spec and a run method returning an exit code.
+public protocol Command {
+    static var spec: CommandSpec { get }
+    static func run(_ context: CommandContext) throws -> ExitCode
+}
+
+/// A failure with a one-line message for the user. Exit code 1.
+public struct CommandFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ message: String) { description = message }
+}

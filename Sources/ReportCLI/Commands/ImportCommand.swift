@@ -1,0 +1,113 @@
+import Foundation
+import ReportCore
+
+/// `report import PATH...`: store export files in the database.
+public enum ImportCommand: Command {
+    public static let spec = CommandSpec(
+        name: "import",
+        abstract: "Import export files (or folders of them, recursively) into the database.",
+        discussion: """
+            Each file is one transaction: a file that fails stores nothing and the others still import.
+            Records are upserted by key, so importing a file twice never duplicates anything; a file whose
+            SHA-256 was already imported is skipped unless --force. Invalid records are rejected, listed on
+            standard error and kept in the import_rejects table; the valid ones are stored.
+            Exit code 3 means the import finished but some records were rejected.
+            """,
+        positionals: "PATH...", minimumPositionals: 1,
+        options: [
+            CommonOptions.database,
+            .value("kind", "NAME", help: "Treat every file as this kind instead of telling it from the file name."),
+            .flag("strict", help: "Fail a whole file (store nothing of it) at its first rejected record."),
+            .flag("force", help: "Import files again even when the same content was imported before."),
+            CommonOptions.quiet,
+        ])
+
+    public static func run(_ context: CommandContext) throws -> ExitCode {
+        try ImportRun.run(context, checkOnly: false)
+    }
+}
+
+/// `report check PATH...`: validate without storing anything.
+public enum CheckCommand: Command {
+    public static let spec = CommandSpec(
+        name: "check",
+        abstract: "Validate export files without storing anything; same messages as import.",
+        discussion: """
+            Reads every record and applies every rule of import, then stores nothing (a scratch
+            in-memory database is used). Exit code 3 when records would be rejected, 1 when a file is
+            malformed or cannot be read.
+            """,
+        positionals: "PATH...", minimumPositionals: 1,
+        options: [
+            .value("kind", "NAME", help: "Treat every file as this kind instead of telling it from the file name."),
+            .flag("strict", help: "Report a whole file as failing at its first rejected record."),
+            CommonOptions.quiet,
+        ])
+
+    public static func run(_ context: CommandContext) throws -> ExitCode {
+        try ImportRun.run(context, checkOnly: true)
+    }
+}
+
+/// The work shared by `import` and `check`.
+enum ImportRun {
+    static func run(_ context: CommandContext, checkOnly: Bool) throws -> ExitCode {
+        let console = context.console
+        var options = Importer.Options()
+        options.strict = context.arguments.flag("strict")
+        options.force = context.arguments.flag("force")
+        options.checkOnly = checkOnly
+        if let name = context.arguments.value("kind") {
+            guard let kind = ExportKind(rawValue: name) else {
+                throw UsageError("--kind: unknown kind \"\(name)\"; known kinds: \(ExportKind.knownNames)")
+            }
+            options.kind = kind
+        }
+        let entries: [ImportFiles.Entry]
+        do { entries = try ImportFiles.expand(context.arguments.positionals) } catch {
+            throw CommandFailure("\(error)")
+        }
+        let database = try Database(path: checkOnly ? ":memory:" : context.databasePath)
+        let importer = try Importer(database: database, modules: DomainModules.all, options: options)
+        importer.progress = { file, done, total in
+            let percent = total > 0 ? Int(Double(done) / Double(total) * 100) : 100
+            console.progress("importing \(file)  \(percent) %  \(Formatting.megabytes(done)) of \(Formatting.megabytes(Int(total)))")
+        }
+        let started = Date()
+        var totals = (files: 0, imported: 0, skipped: 0, failed: 0, records: 0, accepted: 0, rejected: 0)
+        for entry in entries {
+            let outcome = importer.importFile(entry)
+            console.clearProgress()
+            totals.files += 1
+            totals.records += outcome.records
+            totals.accepted += outcome.accepted
+            totals.rejected += outcome.rejected
+            for message in outcome.rejectMessages { console.error(message) }
+            if outcome.rejected > outcome.rejectMessages.count, !outcome.failed {
+                console.error("\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records (all are in the import_rejects table)")
+            }
+            let kind = outcome.kind?.name ?? "?"
+            switch outcome.status {
+            case .imported, .checked:
+                totals.imported += 1
+                if !console.quiet {
+                    console.output("\(checkOnly ? "checked " : "imported") \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.accepted) accepted, \(outcome.rejected) rejected")
+                }
+            case .skipped(let reason):
+                totals.skipped += 1
+                if !console.quiet { console.output("skipped  \(outcome.file) (\(kind)): \(reason)") }
+            case .failed(let reason):
+                totals.failed += 1
+                console.error("\(outcome.file): \(reason)")
+            }
+        }
+        let seconds = Date().timeIntervalSince(started)
+        let verb = checkOnly ? "check" : "import"
+        let done = checkOnly ? "checked" : "imported"
+        if !console.quiet || totals.failed > 0 || totals.rejected > 0 {
+            console.output("\(verb): \(totals.files) files (\(totals.imported) \(done), \(totals.skipped) skipped, \(totals.failed) failed), \(totals.records) records, \(totals.accepted) accepted, \(totals.rejected) rejected in \(Formatting.seconds(seconds))")
+        }
+        if totals.failed > 0 { return .failure }
+        return totals.rejected > 0 ? .rejected : .success
+    }
+}

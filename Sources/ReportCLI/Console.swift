@@ -1,0 +1,78 @@
+import Foundation
+
+/// Where a command writes: standard output for results, standard error for messages and progress.
+/// Tests pass a capturing console to read both.
+public final class Console: @unchecked Sendable {
+    private let lock = NSLock()
+    private let writeOut: (String) -> Void
+    private let writeError: (String) -> Void
+    /// Standard error is a terminal: a progress line may be drawn (never under cron).
+    public let errorIsTerminal: Bool
+    public var quiet = false
+    private var progressShown = false
+
+    public init(out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool) {
+        writeOut = out
+        writeError = error
+        self.errorIsTerminal = errorIsTerminal
+    }
+
+    /// The process's real standard output and error.
+    public static func standard() -> Console {
+        Console(out: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+                error: { text in FileHandle.standardError.write(Data(text.utf8)) },
+                errorIsTerminal: isatty(STDERR_FILENO) == 1)
+    }
+
+    /// A result line, on standard output.
+    public func output(_ text: String) {
+        lock.lock(); defer { lock.unlock() }
+        clearProgressLocked()
+        writeOut(text.hasSuffix("\n") ? text : text + "\n")
+    }
+
+    /// An informational line on standard error, dropped by `--quiet`.
+    public func info(_ text: String) {
+        lock.lock(); defer { lock.unlock() }
+        guard !quiet else { return }
+        clearProgressLocked()
+        writeError(text + "\n")
+    }
+
+    /// A warning or error line on standard error, always shown.
+    public func error(_ text: String) {
+        lock.lock(); defer { lock.unlock() }
+        clearProgressLocked()
+        writeError(text + "\n")
+    }
+
+    /// Redraws the one progress line, only when standard error is a terminal.
+    public func progress(_ text: String) {
+        lock.lock(); defer { lock.unlock() }
+        guard errorIsTerminal, !quiet else { return }
+        writeError("\r\u{1B}[K" + text)
+        progressShown = true
+    }
+
+    public func clearProgress() {
+        lock.lock(); defer { lock.unlock() }
+        clearProgressLocked()
+    }
+
+    private func clearProgressLocked() {
+        if progressShown {
+            writeError("\r\u{1B}[K")
+            progressShown = false
+        }
+    }
+}
+
+/// The exit codes of SPEC §7.
+public enum ExitCode: Int32, Sendable {
+    case success = 0
+    /// Nothing, or not everything, could be done.
+    case failure = 1
+    case usage = 2
+    /// Done, but records were rejected.
+    case rejected = 3
+}

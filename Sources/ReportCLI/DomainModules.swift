@@ -1,0 +1,6 @@
+import ReportCore
+
+/// The domains the command line imports and reports on.
+enum DomainModules {
+    static let all: [DomainModule] = []
+}

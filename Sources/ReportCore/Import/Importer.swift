@@ -1,0 +1,161 @@
+import Foundation
+
+/// Imports export files into the database: one transaction per file, every record validated and
+/// upserted by its kind's importer, rejections kept, each import logged.
+///
+/// Not Sendable: it owns the connection's prepared statements for the duration of a run.
+public final class Importer {
+    public struct Options: Sendable {
+        public var strict = false
+        public var force = false
+        /// Overrides the kind told from file names.
+        public var kind: ExportKind?
+        /// Validate only: every file is read in a transaction that is rolled back.
+        public var checkOnly = false
+        /// How many rejection messages to keep per file for display.
+        public var messagesPerFile = 20
+        public init() {}
+    }
+
+    private let database: Database
+    private let modules: [ExportKind.Domain: DomainModule]
+    private let options: Options
+    /// Called as a file is read, with (file, bytes read, file size), at most a few times a second.
+    public var progress: ((String, Int, Int64) -> Void)?
+
+    public init(database: Database, modules: [DomainModule], options: Options) throws {
+        self.database = database
+        self.modules = Dictionary(modules.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
+        self.options = options
+        try Schema.migrate(database, Schema.core + modules.flatMap(\.migrations))
+    }
+
+    /// Imports each file in order; a file that fails does not stop the others.
+    public func importFiles(_ entries: [ImportFiles.Entry]) -> [FileOutcome] {
+        entries.map(importFile)
+    }
+
+    public func importFile(_ entry: ImportFiles.Entry) -> FileOutcome {
+        guard let kind = options.kind ?? ExportKind.detect(fileName: entry.fileName) else {
+            return FileOutcome(file: entry.displayName, kind: nil, status: .failed(
+                reason: "cannot tell the kind of file from its name; names start with one of: \(ExportKind.knownNames); or use --kind NAME"))
+        }
+        guard let module = modules[kind.domain] else {
+            return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: "no importer for \(kind.name)"))
+        }
+        let digest: (hex: String, size: Int64)
+        do { digest = try FileDigest.sha256(path: entry.path) } catch {
+            return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: "\(error)"))
+        }
+        if !options.force && !options.checkOnly {
+            do {
+                if let previous = try database.rows("SELECT file, finished_at FROM import_log WHERE sha256 = ? ORDER BY id DESC LIMIT 1", [.text(digest.hex)]).first {
+                    return FileOutcome(file: entry.displayName, kind: kind, status: .skipped(
+                        reason: "same content (SHA-256) as \(previous[0].string ?? "?") imported \(previous[1].string ?? "?"); use --force to import it again"))
+                }
+            } catch {
+                return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: "\(error)"))
+            }
+        }
+        var jsonLines = ImportFiles.isJSONLines(entry.fileName)
+        while true {
+            do {
+                return try importOnce(entry, kind: kind, module: module, digest: digest, jsonLines: jsonLines)
+            } catch is NotAWrapper where !jsonLines {
+                jsonLines = true  // a top-level object that is not a wrapper starts JSON Lines (SPEC §1)
+            } catch let failure as FileFailure {
+                return failure.outcome
+            } catch {
+                return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: Importer.describe(error)))
+            }
+        }
+    }
+
+    /// Ends a file's import with nothing stored, carrying what to report.
+    private struct FileFailure: Error { let outcome: FileOutcome }
+    /// Rolls back a `report check` run after it has read everything.
+    private struct CheckDone: Error { let outcome: FileOutcome }
+
+    private func importOnce(_ entry: ImportFiles.Entry, kind: ExportKind, module: DomainModule,
+                            digest: (hex: String, size: Int64), jsonLines: Bool) throws -> FileOutcome {
+        let source = try FileByteSource(path: entry.path)
+        let reader = JSONRecordReader(source: source, jsonLines: jsonLines)
+        var outcome = FileOutcome(file: entry.displayName, kind: kind, status: options.checkOnly ? .checked : .imported)
+        let started = Importer.now()
+        do {
+            try database.transaction {
+                let importer = try module.makeImporter(kind, database)
+                try database.run("INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at, forced) VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, ?)",
+                                 [.text(entry.displayName), .text(kind.name), .integer(digest.size), .text(digest.hex),
+                                  .text(started), .text(started), .integer(options.force ? 1 : 0)])
+                let importId = try database.scalarInt("SELECT last_insert_rowid()") ?? 0
+                let insertReject = try database.prepare("INSERT INTO import_rejects (import_id, position, line, record_id, field, value, rule) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                var lastProgress = DispatchTime.now().uptimeNanoseconds
+                while let record = try reader.next() {
+                    outcome.records += 1
+                    let rejection: Rejection?
+                    switch record.value {
+                    case .failure(let syntax):
+                        rejection = Rejection(position: record.index, line: record.line, recordId: nil,
+                                              field: "(record)", value: "", rule: "invalid JSON: \(syntax.message) at byte \(syntax.byteOffset)")
+                    case .success(let value):
+                        do {
+                            try importer.importRecord(value, sequence: importId << 32 | Int64(record.index))
+                            rejection = nil
+                        } catch let error as FieldError {
+                            rejection = Rejection(position: record.index, line: record.line, recordId: RecordReader.looseId(value),
+                                                  field: error.field, value: error.value, rule: error.rule)
+                        }
+                    }
+                    if let rejection {
+                        outcome.rejected += 1
+                        if options.strict {
+                            outcome.status = .failed(reason: rejection.message(file: entry.displayName).dropFirst(entry.displayName.count + 1)
+                                + "; --strict: nothing of this file was stored")
+                            throw FileFailure(outcome: outcome)
+                        }
+                        if outcome.rejectMessages.count < options.messagesPerFile {
+                            outcome.rejectMessages.append(rejection.message(file: entry.displayName))
+                        }
+                        try insertReject.bind([.integer(importId), .integer(Int64(rejection.position)),
+                                               rejection.line.map { .integer(Int64($0)) } ?? .null,
+                                               rejection.recordId.map(SQLValue.text) ?? .null,
+                                               .text(rejection.field), .text(rejection.value), .text(rejection.rule)])
+                        try insertReject.run()
+                    } else {
+                        outcome.accepted += 1
+                    }
+                    if let progress, outcome.records & 1023 == 0 {
+                        let now = DispatchTime.now().uptimeNanoseconds
+                        if now - lastProgress > 250_000_000 {
+                            lastProgress = now
+                            progress(entry.displayName, reader.bytesConsumed, digest.size)
+                        }
+                    }
+                }
+                outcome.layout = reader.layout
+                try database.run("UPDATE import_log SET records = ?, accepted = ?, rejected = ?, finished_at = ? WHERE id = ?",
+                                 [.integer(Int64(outcome.records)), .integer(Int64(outcome.accepted)),
+                                  .integer(Int64(outcome.rejected)), .text(Importer.now()), .integer(importId)])
+                if options.checkOnly { throw CheckDone(outcome: outcome) }
+            }
+        } catch let done as CheckDone {
+            return done.outcome
+        } catch let syntax as JSONSyntaxError {
+            outcome.status = .failed(reason: "malformed JSON: \(syntax); nothing of this file was stored")
+            throw FileFailure(outcome: outcome)
+        }
+        return outcome
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? CustomStringConvertible { return error.description }
+        return "\(error)"
+    }
+
+    /// Wall-clock time for the import log, in UTC.
+    static func now() -> String {
+        let micros = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        return Timestamp(microseconds: micros - micros % 1_000_000).description
+    }
+}
