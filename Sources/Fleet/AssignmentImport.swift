@@ -1,0 +1,87 @@
+import ReportCore
+
+/// Imports `assignments`: one car given to one driver for a planned time, with the check-out and
+/// check-in records the agents made, when the export embeds them.
+///
+/// The assignment and its embedded records are validated together before anything is written: an
+/// invalid embedded record makes the whole assignment invalid (SPEC §1.3). Embedded records go to
+/// `loan_records` with this assignment's id and the kind of the field they sit in, and the same
+/// import sequence as the assignment. Re-importing an assignment replaces its row and upserts the
+/// records it embeds now; records of other ids that an earlier version embedded are kept, since a
+/// loan record has a life of its own (it may also come from a `loan_records` file).
+public final class AssignmentImporter: KindImporter {
+    struct Fields {
+        let id: String
+        let eventId: String
+        let groupId: String?
+        let driverId: String?
+        let brandName: String
+        let modelName: String?
+        let licensePlateNumber: String
+        let plate: String
+        let plannedTimeOut: Timestamp
+        let plannedTimeIn: Timestamp
+        let cancelled: Bool
+        let checkOutRecord: LoanRecord?
+        let checkInRecord: LoanRecord?
+
+        init(_ reader: RecordReader) throws(FieldError) {
+            id = try reader.id("id")
+            eventId = try reader.id("event_id")
+            groupId = try reader.optionalId("group_id")
+            driverId = try reader.optionalId("driver_id")
+            brandName = try reader.string("brand_name")
+            modelName = try reader.optionalString("model_name")
+            licensePlateNumber = try reader.string("license_plate_number")
+            plate = Plate.normalized(licensePlateNumber)
+            if plate.isEmpty {
+                throw reader.fail("license_plate_number", try reader.required("license_plate_number"),
+                                  "must hold a plate (empty without spaces and dashes)")
+            }
+            plannedTimeOut = try reader.timestamp("planned_time_out")
+            plannedTimeIn = try reader.timestamp("planned_time_in")
+            cancelled = try reader.optionalBool("cancelled") ?? false
+            checkOutRecord = try reader.optionalObject("check_out_record").map { (nested) throws(FieldError) in
+                try LoanRecord(reading: nested)
+            }
+            checkInRecord = try reader.optionalObject("check_in_record").map { (nested) throws(FieldError) in
+                try LoanRecord(reading: nested)
+            }
+            // One id cannot be both sides of a loan: stored as one row, one side would vanish.
+            if let checkOutRecord, let checkInRecord, checkOutRecord.id == checkInRecord.id {
+                throw reader.fail("check_in_record.id", .string(checkInRecord.id), "must differ from check_out_record.id")
+            }
+        }
+    }
+
+    private let upsert: Statement
+    private let loanRecords: LoanRecordStore
+
+    public init(database: Database) throws {
+        upsert = try Upsert.prepare(database, table: "assignments", columns: [
+            "id", "event_id", "group_id", "driver_id", "brand_name", "model_name", "license_plate_number", "plate",
+            "planned_time_out_us", "planned_time_out_offset", "planned_time_in_us", "planned_time_in_offset",
+            "cancelled", "import_seq",
+        ])
+        loanRecords = try LoanRecordStore(database: database)
+    }
+
+    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+        let assignment = try Fields(RecordReader(record: record))
+        try upsert.bind([
+            .text(assignment.id), .text(assignment.eventId), .optional(assignment.groupId), .optional(assignment.driverId),
+            .text(assignment.brandName), .optional(assignment.modelName),
+            .text(assignment.licensePlateNumber), .text(assignment.plate),
+            .integer(assignment.plannedTimeOut.microseconds), .integer(Int64(assignment.plannedTimeOut.offsetSeconds)),
+            .integer(assignment.plannedTimeIn.microseconds), .integer(Int64(assignment.plannedTimeIn.offsetSeconds)),
+            .flag(assignment.cancelled), .integer(sequence),
+        ])
+        try upsert.run()
+        if let checkOut = assignment.checkOutRecord {
+            try loanRecords.write(checkOut, assignmentId: assignment.id, kind: .checkOut, sequence: sequence)
+        }
+        if let checkIn = assignment.checkInRecord {
+            try loanRecords.write(checkIn, assignmentId: assignment.id, kind: .checkIn, sequence: sequence)
+        }
+    }
+}

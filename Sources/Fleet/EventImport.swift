@@ -1,0 +1,57 @@
+import ReportCore
+
+/// Imports `events`: a motor show with its days, its time zone and its daily opening hours.
+///
+/// The time zone is stored resolved (`Europe/Paris` when absent) so that analysis never has to
+/// know the default. Opening hours are minutes after local midnight.
+public final class EventImporter: KindImporter {
+    struct Fields {
+        let id: String
+        let name: String
+        let startsOn: Day
+        let endsOn: Day
+        let timezone: String
+        let opensAtMinutes: Int
+        let closesAtMinutes: Int
+
+        init(_ reader: RecordReader) throws(FieldError) {
+            id = try reader.id("id")
+            name = try reader.string("name")
+            startsOn = try reader.day("starts_on")
+            endsOn = try reader.day("ends_on")
+            if endsOn < startsOn {
+                throw reader.fail("ends_on", try reader.required("ends_on"), "must not be before starts_on (\(startsOn))")
+            }
+            timezone = try reader.optionalTimeZone("timezone") ?? Zones.defaultIdentifier
+            opensAtMinutes = try reader.clockTime("opens_at")
+            closesAtMinutes = try reader.clockTime("closes_at")
+            if closesAtMinutes <= opensAtMinutes {
+                throw reader.fail("closes_at", try reader.required("closes_at"), "must be after opens_at (\(EventImporter.clock(opensAtMinutes)))")
+            }
+        }
+    }
+
+    private let upsert: Statement
+
+    public init(database: Database) throws {
+        upsert = try Upsert.prepare(database, table: "events", columns: [
+            "id", "name", "starts_on", "ends_on", "timezone", "opens_at_minutes", "closes_at_minutes", "import_seq",
+        ])
+    }
+
+    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+        let event = try Fields(RecordReader(record: record))
+        try upsert.bind([
+            .text(event.id), .text(event.name), .text(event.startsOn.description), .text(event.endsOn.description),
+            .text(event.timezone), .integer(Int64(event.opensAtMinutes)), .integer(Int64(event.closesAtMinutes)),
+            .integer(sequence),
+        ])
+        try upsert.run()
+    }
+
+    /// `09:00` from 540, for messages.
+    static func clock(_ minutes: Int) -> String {
+        let hours = minutes / 60, rest = minutes % 60
+        return (hours < 10 ? "0" : "") + String(hours) + ":" + (rest < 10 ? "0" : "") + String(rest)
+    }
+}

@@ -1,2 +1,0 @@
-/// The Fleet domain: schema, record validation, analysis and report layout.
-public enum FleetDomain {}

@@ -1,0 +1,28 @@
+import ReportCore
+
+/// Imports `groups`: the teams of an event (press, VIP, staff…) that vehicles are lent to.
+public final class GroupImporter: KindImporter {
+    struct Fields {
+        let id: String
+        let eventId: String
+        let name: String
+
+        init(_ reader: RecordReader) throws(FieldError) {
+            id = try reader.id("id")
+            eventId = try reader.id("event_id")
+            name = try reader.string("name")
+        }
+    }
+
+    private let upsert: Statement
+
+    public init(database: Database) throws {
+        upsert = try Upsert.prepare(database, table: "groups", columns: ["id", "event_id", "name", "import_seq"])
+    }
+
+    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+        let group = try Fields(RecordReader(record: record))
+        try upsert.bind([.text(group.id), .text(group.eventId), .text(group.name), .integer(sequence)])
+        try upsert.run()
+    }
+}

@@ -1,0 +1,68 @@
+import ReportCore
+
+/// A check-out or a check-in as the iPad app records it (SPEC §1.3 "LoanRecord"), validated whole.
+///
+/// The same shape arrives embedded in an assignment (`check_out_record`) and in `loan_records`
+/// files, so it is read in one place; only where its assignment and kind come from differs.
+public struct LoanRecord: Sendable, Equatable {
+    /// Which side of a loan the record is.
+    public enum Kind: String, Sendable, CaseIterable {
+        case checkOut = "check_out"
+        case checkIn = "check_in"
+    }
+
+    /// A damage mark on the 400 × 400 car diagram.
+    public struct Impact: Sendable, Equatable {
+        public static let types = ["sinking", "impact", "scratch", "deepscratch"]
+        public let type: String
+        public let x: Double
+        public let y: Double
+    }
+
+    public let id: String
+    public let recordedAt: Timestamp
+    public let mileageKilometres: Double?
+    public let oilLevel: Int64
+    public let interiorCleanliness: Int64
+    public let exteriorCleanliness: Int64
+    public let signature: SignatureSummary
+    /// In the order written: the damage pairing breaks ties by index.
+    public let impacts: [Impact]
+    /// Only the number of photos matters to the reports; their URLs are not kept.
+    public let photoCount: Int
+    public let comment: String?
+
+    /// The side of the diagram and of the signature pad, in units.
+    static let boxSize = 400.0
+
+    /// Reads every field of a LoanRecord, throwing at the first invalid one with its full path
+    /// (`check_in_record.impacts[2].x`, the reader's path giving the prefix).
+    public init(reading reader: RecordReader) throws(FieldError) {
+        id = try reader.id("id")
+        recordedAt = try reader.timestamp("recorded_at")
+        mileageKilometres = try LoanRecord.readMileage(reader)
+        oilLevel = try reader.integer("oil_level", 0...4)
+        interiorCleanliness = try reader.integer("interior_cleanliness", 0...4)
+        exteriorCleanliness = try reader.integer("exterior_cleanliness", 0...4)
+        signature = try SignatureSummary(reading: reader, key: "signature")
+        var impacts: [Impact] = []
+        for (index, item) in (try reader.optionalArray("impacts") ?? []).enumerated() {
+            let element = try reader.element("impacts", index, item)
+            impacts.append(Impact(type: try element.enumeration("type", Impact.types),
+                                  x: try element.number("x", 0...LoanRecord.boxSize),
+                                  y: try element.number("y", 0...LoanRecord.boxSize)))
+        }
+        self.impacts = impacts
+        photoCount = try reader.optionalStrings("photos")?.count ?? 0
+        comment = try reader.optionalString("comment")
+    }
+
+    /// Any JSON number ≥ 0, with no upper bound (an odometer), so the rule reads "≥ 0".
+    static func readMileage(_ reader: RecordReader) throws(FieldError) -> Double? {
+        guard let kilometres = try reader.optionalNumber("mileage_km") else { return nil }
+        guard kilometres >= 0 else {
+            throw reader.fail("mileage_km", reader.value("mileage_km") ?? .null, "must be a number ≥ 0")
+        }
+        return kilometres
+    }
+}

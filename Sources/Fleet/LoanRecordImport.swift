@@ -1,0 +1,23 @@
+import ReportCore
+
+/// Imports `loan_records`: check-outs and check-ins exported on their own, each naming its
+/// assignment and its kind. The assignment need not be known yet (files arrive in any order);
+/// the report lists records of unknown assignments as data-quality issues.
+public final class LoanRecordImporter: KindImporter {
+    private let loanRecords: LoanRecordStore
+
+    public init(database: Database) throws {
+        loanRecords = try LoanRecordStore(database: database)
+    }
+
+    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+        let reader = try RecordReader(record: record)
+        let loanRecord = try LoanRecord(reading: reader)
+        let assignmentId = try reader.id("assignment_id")
+        let kindName = try reader.enumeration("kind", LoanRecord.Kind.allCases.map(\.rawValue))
+        guard let kind = LoanRecord.Kind(rawValue: kindName) else {
+            throw reader.fail("kind", .string(kindName), "must be one of check_out, check_in")
+        }
+        try loanRecords.write(loanRecord, assignmentId: assignmentId, kind: kind, sequence: sequence)
+    }
+}

@@ -1,0 +1,41 @@
+import ReportCore
+
+/// Writes validated loan records into `loan_records` and `loan_impacts`.
+///
+/// Shared by the `assignments` importer (embedded records) and the `loan_records` importer, so a
+/// record imported both ways is one row: the later import replaces it whole, its impacts included
+/// (they are deleted and inserted again), and takes its assignment and kind from where it sits.
+final class LoanRecordStore {
+    private let upsertRecord: Statement
+    private let deleteImpacts: Statement
+    private let insertImpact: Statement
+
+    static let columns = ["id", "assignment_id", "kind", "recorded_at_us", "recorded_at_offset", "mileage_km",
+                          "oil_level", "interior_cleanliness", "exterior_cleanliness",
+                          "signature_present", "signature_out_of_box", "photo_count", "comment", "import_seq"]
+
+    init(database: Database) throws {
+        upsertRecord = try Upsert.prepare(database, table: "loan_records", columns: LoanRecordStore.columns)
+        deleteImpacts = try database.prepare("DELETE FROM loan_impacts WHERE record_id = ?")
+        insertImpact = try database.prepare("INSERT INTO loan_impacts (record_id, position, type, x, y) VALUES (?, ?, ?, ?, ?)")
+    }
+
+    func write(_ record: LoanRecord, assignmentId: String, kind: LoanRecord.Kind, sequence: Int64) throws {
+        try upsertRecord.bind([
+            .text(record.id), .text(assignmentId), .text(kind.rawValue),
+            .integer(record.recordedAt.microseconds), .integer(Int64(record.recordedAt.offsetSeconds)),
+            .optional(record.mileageKilometres),
+            .integer(record.oilLevel), .integer(record.interiorCleanliness), .integer(record.exteriorCleanliness),
+            .flag(record.signature.isPresent), .flag(record.signature.isOutOfBox),
+            .integer(Int64(record.photoCount)), .optional(record.comment), .integer(sequence),
+        ])
+        try upsertRecord.run()
+        try deleteImpacts.bind([.text(record.id)])
+        try deleteImpacts.run()
+        for (position, impact) in record.impacts.enumerated() {
+            try insertImpact.bind([.text(record.id), .integer(Int64(position)), .text(impact.type),
+                                   .real(impact.x), .real(impact.y)])
+            try insertImpact.run()
+        }
+    }
+}
