@@ -1,2 +1,0 @@
-/// The Bookings domain: schema, record validation, analysis and report layout.
-public enum BookingsDomain {}

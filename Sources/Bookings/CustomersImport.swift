@@ -1,0 +1,37 @@
+import ReportCore
+
+/// A valid `customers` record (SPEC §1.2), reduced to what analysis may keep.
+///
+/// The contact fields the export carries (`first_name`, `last_name`, `email`, `phone`, `address`)
+/// are personal data the reports never need, so they are never read: not validated (a malformed
+/// e-mail cannot reject a customer or be quoted in a rejection), not kept in this value, and not
+/// written anywhere. Only a repeated field name is reported, and that report names the field,
+/// never its value.
+public struct CustomerRecord: Sendable, Equatable {
+    public let id: String
+    public let createdAt: Timestamp
+    public let postalCode: String?
+
+    public init(_ record: JSONValue) throws(FieldError) {
+        let reader = try RecordReader(record: record)
+        id = try reader.id("id")
+        createdAt = try reader.timestamp("created_at")
+        postalCode = try reader.optionalString("postal_code")
+    }
+}
+
+/// Upserts `customers` records by id (without contact details).
+public final class CustomersImporter: KindImporter {
+    private let upsert: Statement
+
+    public init(database: Database) throws {
+        upsert = try database.prepare(UpsertSQL.make(
+            table: "customers", columns: ["id", "created_at_us", "postal_code", "import_seq"], key: ["id"]))
+    }
+
+    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+        let customer = try CustomerRecord(record)
+        try upsert.bind([.text(customer.id), .instant(customer.createdAt), .optional(customer.postalCode), .integer(sequence)])
+        try upsert.run()
+    }
+}

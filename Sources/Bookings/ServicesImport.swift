@@ -1,0 +1,45 @@
+import ReportCore
+
+/// A valid `services` record (SPEC §1.2): an item of the catalogue.
+public struct ServiceRecord: Sendable, Equatable {
+    public let id: String
+    public let name: String
+    public let category: String
+    /// ≥ 0.
+    public let priceCents: Int64
+    /// The struck-through former price, ≥ 0.
+    public let oldPriceCents: Int64?
+    /// > 0.
+    public let durationMinutes: Int64
+
+    /// Validates every field, throwing at the first problem.
+    public init(_ record: JSONValue) throws(FieldError) {
+        let reader = try RecordReader(record: record)
+        id = try reader.id("id")
+        name = try reader.string("name")
+        category = try reader.string("category")
+        priceCents = try reader.integer("price_cents", 0...Int64.max)
+        oldPriceCents = try reader.optionalInteger("old_price_cents", 0...Int64.max)
+        durationMinutes = try reader.integer("duration_minutes", 1...Int64.max)
+    }
+}
+
+/// Upserts `services` records by id.
+public final class ServicesImporter: KindImporter {
+    private let upsert: Statement
+
+    public init(database: Database) throws {
+        upsert = try database.prepare(UpsertSQL.make(table: "services", columns: [
+            "id", "name", "category", "price_cents", "old_price_cents", "duration_minutes", "import_seq",
+        ], key: ["id"]))
+    }
+
+    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+        let service = try ServiceRecord(record)
+        try upsert.bind([
+            .text(service.id), .text(service.name), .text(service.category), .integer(service.priceCents),
+            .optional(service.oldPriceCents), .integer(service.durationMinutes), .integer(sequence),
+        ])
+        try upsert.run()
+    }
+}

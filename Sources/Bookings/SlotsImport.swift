@@ -1,0 +1,39 @@
+import ReportCore
+
+/// A valid `slots` record (SPEC §1.2): a bookable time range and the stylists available in it.
+public struct SlotRecord: Sendable, Equatable {
+    public let id: String
+    public let startsAt: Timestamp
+    /// After `startsAt` (as instants).
+    public let endsAt: Timestamp
+    /// ≥ 0.
+    public let capacity: Int64
+
+    /// Validates every field and that the slot ends after it starts, throwing at the first problem.
+    public init(_ record: JSONValue) throws(FieldError) {
+        let reader = try RecordReader(record: record)
+        id = try reader.id("id")
+        startsAt = try reader.timestamp("starts_at")
+        endsAt = try reader.timestamp("ends_at")
+        guard endsAt > startsAt else {
+            throw reader.fail("ends_at", reader.value("ends_at") ?? .null, "must be after starts_at")
+        }
+        capacity = try reader.integer("capacity", 0...Int64.max)
+    }
+}
+
+/// Upserts `slots` records by id.
+public final class SlotsImporter: KindImporter {
+    private let upsert: Statement
+
+    public init(database: Database) throws {
+        upsert = try database.prepare(UpsertSQL.make(
+            table: "slots", columns: ["id", "starts_at_us", "ends_at_us", "capacity", "import_seq"], key: ["id"]))
+    }
+
+    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+        let slot = try SlotRecord(record)
+        try upsert.bind([.text(slot.id), .instant(slot.startsAt), .instant(slot.endsAt), .integer(slot.capacity), .integer(sequence)])
+        try upsert.run()
+    }
+}

@@ -1,0 +1,48 @@
+import ReportCore
+
+/// A valid `focus_sessions` record (SPEC §1.1): one Pomodoro, `remainingSeconds` left of `totalSeconds`.
+public struct FocusSessionRecord: Sendable, Equatable {
+    public let id: String
+    public let userId: String
+    public let startedAt: Timestamp
+    /// > 0.
+    public let totalSeconds: Int64
+    /// 0…totalSeconds.
+    public let remainingSeconds: Int64
+    public let endedAt: Timestamp?
+
+    /// Validates every field and that the remaining time fits in the total, throwing at the first problem.
+    public init(_ record: JSONValue) throws(FieldError) {
+        let reader = try RecordReader(record: record)
+        id = try reader.id("id")
+        userId = try reader.id("userId")
+        startedAt = try reader.timestamp("startedAt")
+        totalSeconds = try reader.integer("totalSeconds", 1...Int64.max)
+        remainingSeconds = try reader.integer("remainingSeconds", 0...Int64.max)
+        guard remainingSeconds <= totalSeconds else {
+            throw reader.fail("remainingSeconds", reader.value("remainingSeconds") ?? .null,
+                              "must be an integer from 0 to totalSeconds (\(totalSeconds))")
+        }
+        endedAt = try reader.optionalTimestamp("endedAt")
+    }
+}
+
+/// Upserts `focus_sessions` records by id.
+public final class FocusSessionsImporter: KindImporter {
+    private let upsert: Statement
+
+    public init(database: Database) throws {
+        upsert = try database.prepare(UpsertSQL.make(table: "focus_sessions", columns: [
+            "id", "user_id", "started_at_us", "total_seconds", "remaining_seconds", "ended_at_us", "import_seq",
+        ], key: ["id"]))
+    }
+
+    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+        let session = try FocusSessionRecord(record)
+        try upsert.bind([
+            .text(session.id), .text(session.userId), .instant(session.startedAt), .integer(session.totalSeconds),
+            .integer(session.remainingSeconds), .optionalInstant(session.endedAt), .integer(sequence),
+        ])
+        try upsert.run()
+    }
+}

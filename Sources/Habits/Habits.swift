@@ -1,2 +1,0 @@
-/// The Habits domain: schema, record validation, analysis and report layout.
-public enum HabitsDomain {}

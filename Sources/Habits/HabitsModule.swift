@@ -1,0 +1,17 @@
+import ReportCore
+
+/// The habits domain as the import layer sees it: its schema and one importer per kind
+/// (`users`, `flows`, `tasks`, `focus_sessions`, `logins`, `moods`).
+public enum HabitsModule {
+    public static let module = DomainModule(domain: .habits, migrations: HabitsSchema.migrations) { kind, database in
+        switch kind {
+        case .users: return try UsersImporter(database: database)
+        case .flows: return try FlowsImporter(database: database)
+        case .tasks: return try TasksImporter(database: database)
+        case .focusSessions: return try FocusSessionsImporter(database: database)
+        case .logins: return try LoginsImporter(database: database)
+        case .moods: return try MoodsImporter(database: database)
+        default: throw KindOutsideDomain(kind: kind, domain: .habits)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import ReportCore
+
+/// A valid `logins` record (SPEC §1.1). Its key is (userId, at) with `at` as an instant, so
+/// `09:00+02:00` and `07:00Z` are the same login.
+public struct LoginRecord: Sendable, Equatable {
+    public let userId: String
+    public let at: Timestamp
+
+    public init(_ record: JSONValue) throws(FieldError) {
+        let reader = try RecordReader(record: record)
+        userId = try reader.id("userId")
+        at = try reader.timestamp("at")
+    }
+}
+
+/// Upserts `logins` records by (user_id, at_us).
+public final class LoginsImporter: KindImporter {
+    private let upsert: Statement
+
+    public init(database: Database) throws {
+        upsert = try database.prepare(UpsertSQL.make(
+            table: "logins", columns: ["user_id", "at_us", "import_seq"], key: ["user_id", "at_us"]))
+    }
+
+    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+        let login = try LoginRecord(record)
+        try upsert.bind([.text(login.userId), .instant(login.at), .integer(sequence)])
+        try upsert.run()
+    }
+}

@@ -1,0 +1,33 @@
+import ReportCore
+
+/// A valid `moods` record (SPEC §1.1): one mood 1–5 per user and date.
+public struct MoodRecord: Sendable, Equatable {
+    public let userId: String
+    public let date: Day
+    public let mood: Int64
+    public let note: String?
+
+    public init(_ record: JSONValue) throws(FieldError) {
+        let reader = try RecordReader(record: record)
+        userId = try reader.id("userId")
+        date = try reader.day("date")
+        mood = try reader.integer("mood", 1...5)
+        note = try reader.optionalString("note")
+    }
+}
+
+/// Upserts `moods` records by (user_id, date).
+public final class MoodsImporter: KindImporter {
+    private let upsert: Statement
+
+    public init(database: Database) throws {
+        upsert = try database.prepare(UpsertSQL.make(
+            table: "moods", columns: ["user_id", "date", "mood", "note", "import_seq"], key: ["user_id", "date"]))
+    }
+
+    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+        let mood = try MoodRecord(record)
+        try upsert.bind([.text(mood.userId), .day(mood.date), .integer(mood.mood), .optional(mood.note), .integer(sequence)])
+        try upsert.run()
+    }
+}

@@ -1,0 +1,36 @@
+import ReportCore
+
+/// A valid `users` record (SPEC §1.1): id, timezone? (a known IANA name), displayName?, createdAt?.
+public struct UserRecord: Sendable, Equatable {
+    public let id: String
+    /// NULL when absent: analysis reads that as `Europe/Paris`.
+    public let timezone: String?
+    public let displayName: String?
+    public let createdAt: Timestamp?
+
+    /// Validates every field, throwing at the first problem.
+    public init(_ record: JSONValue) throws(FieldError) {
+        let reader = try RecordReader(record: record)
+        id = try reader.id("id")
+        timezone = try reader.optionalTimeZone("timezone")
+        displayName = try reader.optionalString("displayName")
+        createdAt = try reader.optionalTimestamp("createdAt")
+    }
+}
+
+/// Upserts `users` records by id.
+public final class UsersImporter: KindImporter {
+    private let upsert: Statement
+
+    public init(database: Database) throws {
+        upsert = try database.prepare(UpsertSQL.make(
+            table: "users", columns: ["id", "timezone", "display_name", "created_at_us", "import_seq"], key: ["id"]))
+    }
+
+    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+        let user = try UserRecord(record)
+        try upsert.bind([.text(user.id), .optional(user.timezone), .optional(user.displayName),
+                         .optionalInstant(user.createdAt), .integer(sequence)])
+        try upsert.run()
+    }
+}
