@@ -60,7 +60,7 @@ public final class BookingsImporter: KindImporter {
     private let lines: ChildRows
 
     public init(database: Database) throws {
-        upsert = try database.prepare(UpsertSQL.make(table: "bookings", columns: [
+        upsert = try database.prepare(Upsert.sql(table: "bookings", columns: [
             "id", "customer_id", "slot_id", "starts_at_us", "created_at_us", "status", "amount_cents",
             "paid_at_us", "cancelled_at_us", "postal_code", "import_seq",
         ], key: ["id"]))

@@ -25,7 +25,7 @@ public final class CustomersImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(UpsertSQL.make(
+        upsert = try database.prepare(Upsert.sql(
             table: "customers", columns: ["id", "created_at_us", "postal_code", "import_seq"], key: ["id"]))
     }
 

@@ -29,7 +29,7 @@ public final class ServicesImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(UpsertSQL.make(table: "services", columns: [
+        upsert = try database.prepare(Upsert.sql(table: "services", columns: [
             "id", "name", "category", "price_cents", "old_price_cents", "duration_minutes", "import_seq",
         ], key: ["id"]))
     }

@@ -27,7 +27,7 @@ public final class SlotsImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(UpsertSQL.make(
+        upsert = try database.prepare(Upsert.sql(
             table: "slots", columns: ["id", "starts_at_us", "ends_at_us", "capacity", "import_seq"], key: ["id"]))
     }
 

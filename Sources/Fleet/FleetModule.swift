@@ -15,18 +15,9 @@ public enum FleetModule {
         case .drivers: return try DriverImporter(database: database)
         case .assignments: return try AssignmentImporter(database: database)
         case .loanRecords: return try LoanRecordImporter(database: database)
-        default: throw FleetModuleError.notAFleetKind(kind)
+        default: throw KindOutsideDomain(kind: kind, domain: .fleet)
         }
     }
 }
 
 /// Asking the fleet module for another domain's kind is a wiring mistake of the caller.
-public enum FleetModuleError: Error, CustomStringConvertible, Sendable {
-    case notAFleetKind(ExportKind)
-
-    public var description: String {
-        switch self {
-        case .notAFleetKind(let kind): return "\(kind.name) is not a fleet kind (events, groups, drivers, assignments, loan_records)"
-        }
-    }
-}

@@ -62,7 +62,7 @@ public final class FlowsImporter: KindImporter {
     private let contexts: ChildRows
 
     public init(database: Database) throws {
-        upsert = try database.prepare(UpsertSQL.make(table: "flows", columns: [
+        upsert = try database.prepare(Upsert.sql(table: "flows", columns: [
             "id", "user_id", "date", "libelle_action", "objectif", "etat", "energie_requise", "temps_estime",
             "temps_realise", "streak_day", "steps_total", "steps_done", "created_at_us", "completed_at_us", "import_seq",
         ], key: ["id"]))

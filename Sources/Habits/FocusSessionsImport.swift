@@ -32,7 +32,7 @@ public final class FocusSessionsImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(UpsertSQL.make(table: "focus_sessions", columns: [
+        upsert = try database.prepare(Upsert.sql(table: "focus_sessions", columns: [
             "id", "user_id", "started_at_us", "total_seconds", "remaining_seconds", "ended_at_us", "import_seq",
         ], key: ["id"]))
     }

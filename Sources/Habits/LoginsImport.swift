@@ -18,7 +18,7 @@ public final class LoginsImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(UpsertSQL.make(
+        upsert = try database.prepare(Upsert.sql(
             table: "logins", columns: ["user_id", "at_us", "import_seq"], key: ["user_id", "at_us"]))
     }
 

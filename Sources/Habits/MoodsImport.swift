@@ -21,7 +21,7 @@ public final class MoodsImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(UpsertSQL.make(
+        upsert = try database.prepare(Upsert.sql(
             table: "moods", columns: ["user_id", "date", "mood", "note", "import_seq"], key: ["user_id", "date"]))
     }
 

@@ -34,7 +34,7 @@ public final class TasksImporter: KindImporter {
     private let contexts: ChildRows
 
     public init(database: Database) throws {
-        upsert = try database.prepare(UpsertSQL.make(table: "tasks", columns: [
+        upsert = try database.prepare(Upsert.sql(table: "tasks", columns: [
             "id", "user_id", "date", "libelle", "state", "created_at_us", "completed_at_us", "import_seq",
         ], key: ["id"]))
         contexts = try ChildRows(database: database, table: "task_contexts", parentColumn: "task_id", columns: ["context"])

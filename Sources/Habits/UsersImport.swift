@@ -23,7 +23,7 @@ public final class UsersImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(UpsertSQL.make(
+        upsert = try database.prepare(Upsert.sql(
             table: "users", columns: ["id", "timezone", "display_name", "created_at_us", "import_seq"], key: ["id"]))
     }
 

@@ -26,7 +26,7 @@ public struct CommandContext {
 }
 
 /// A subcommand: a static spec and a run method returning an exit code.
-public protocol Command {
+public protocol Command: Sendable {
     static var spec: CommandSpec { get }
     static func run(_ context: CommandContext) throws -> ExitCode
 }

@@ -50,8 +50,7 @@ public enum CommandLineTool {
     static func find(_ name: String) -> (any Command.Type)? { commands.first { $0.spec.name == name } }
 
     static func describe(_ error: any Error) -> String {
-        if let error = error as? CustomStringConvertible { return error.description }
-        return "\(error)"
+        String(describing: error)
     }
 }
 

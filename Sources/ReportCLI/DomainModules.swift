@@ -1,6 +1,9 @@
+import Bookings
+import Fleet
+import Habits
 import ReportCore
 
 /// The domains the command line imports and reports on.
 enum DomainModules {
-    static let all: [DomainModule] = []
+    static let all: [DomainModule] = [HabitsModule.module, BookingsModule.module, FleetModule.module]
 }

@@ -31,7 +31,7 @@ final class FleetSchemaTests: FleetTestCase {
     func testModuleRefusesOtherDomainsKinds() throws {
         XCTAssertEqual(FleetModule.module.domain, .fleet)
         XCTAssertThrowsError(try FleetModule.module.makeImporter(.tasks, try db())) { error in
-            XCTAssertEqual("\(error)", "tasks is not a fleet kind (events, groups, drivers, assignments, loan_records)")
+            XCTAssertEqual("\(error)", "the fleet module has no importer for tasks")
         }
     }
 

@@ -149,8 +149,7 @@ public final class Importer {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let error = error as? CustomStringConvertible { return error.description }
-        return "\(error)"
+        String(describing: error)
     }
 
     /// Wall-clock time for the import log, in UTC.

@@ -25,3 +25,14 @@ public struct DomainModule: Sendable {
         self.makeImporter = makeImporter
     }
 }
+
+/// Asked for an importer of a kind that belongs to another domain: a wiring mistake, not bad data.
+public struct KindOutsideDomain: Error, CustomStringConvertible {
+    public let kind: ExportKind
+    public let domain: ExportKind.Domain
+    public init(kind: ExportKind, domain: ExportKind.Domain) {
+        self.kind = kind
+        self.domain = domain
+    }
+    public var description: String { "the \(domain.rawValue) module has no importer for \(kind.name)" }
+}

@@ -170,6 +170,13 @@ public struct RecordReader: Sendable {
         return number
     }
 
+    /// An optional JSON number (decimals allowed) that must not be negative: `tempsRealise`.
+    public func optionalNonNegativeNumber(_ key: String) throws(FieldError) -> Double? {
+        guard let number = try optionalNumber(key) else { return nil }
+        guard number >= 0 else { throw fail(key, value(key) ?? .null, "must be a number ≥ 0") }
+        return number
+    }
+
     static func describe(_ range: ClosedRange<Int64>) -> String {
         if range.upperBound == Int64.max { return "≥ \(range.lowerBound)" }
         return "from \(range.lowerBound) to \(range.upperBound)"

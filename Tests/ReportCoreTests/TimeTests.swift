@@ -1,0 +1,87 @@
+import XCTest
+@testable import ReportCore
+
+final class TimeTests: XCTestCase {
+    func testDayParsingIsStrict() {
+        XCTAssertEqual(Day("2016-10-01")?.description, "2016-10-01")
+        XCTAssertEqual(Day("2024-02-29")?.description, "2024-02-29")
+        for invalid in ["2016-02-30", "2023-02-29", "2016-13-01", "2016-00-10", "2016-1-01", "16-10-01",
+                        "2016-10-01T", "2016/10/01", "", "2016-10-32", "0000-01-01", "2016-10-0a"] {
+            XCTAssertNil(Day(invalid), invalid)
+        }
+    }
+
+    func testDayArithmeticAndCalendar() throws {
+        let day = try XCTUnwrap(Day("2016-12-31"))
+        XCTAssertEqual(day.adding(days: 1).description, "2017-01-01")
+        XCTAssertEqual(Day(ordinal: 0).description, "1970-01-01")
+        XCTAssertEqual(try XCTUnwrap(Day("1969-12-31")).ordinal, -1)
+        XCTAssertEqual(try XCTUnwrap(Day("2026-11-29")).isoWeekday, 7)  // a Sunday
+        XCTAssertEqual(try XCTUnwrap(Day("2016-10-03")).isoWeekday, 1)  // a Monday
+        XCTAssertEqual(Day.range(try XCTUnwrap(Day("2016-02-28")), try XCTUnwrap(Day("2016-03-01"))).map(\.description),
+                       ["2016-02-28", "2016-02-29", "2016-03-01"])
+        XCTAssertEqual(day.monthKey, "2016-12")
+    }
+
+    func testTimestampAcceptsTheSpecForms() throws {
+        let paris = try XCTUnwrap(Timestamp("2016-10-01T09:12:00+02:00"))
+        let utc = try XCTUnwrap(Timestamp("2016-10-01T07:12Z"))
+        XCTAssertEqual(paris, utc)
+        XCTAssertEqual(paris.offsetSeconds, 7200)
+        XCTAssertEqual(paris.description, "2016-10-01T09:12:00+02:00")
+        let fraction = try XCTUnwrap(Timestamp("2026-11-28T07:55:00.250Z"))
+        XCTAssertEqual(fraction.microseconds % 1_000_000, 250_000)
+        XCTAssertEqual(fraction.description, "2026-11-28T07:55:00.250000Z")
+        // Fractions are kept to the microsecond; further digits are dropped, not rounded.
+        XCTAssertEqual(try XCTUnwrap(Timestamp("2026-11-28T07:55:00.1234569Z")).microseconds % 1_000_000, 123_456)
+        XCTAssertEqual(try XCTUnwrap(Timestamp("2016-10-30T01:30:00-05:30")).microseconds,
+                       try XCTUnwrap(Timestamp("2016-10-30T07:00:00Z")).microseconds)
+    }
+
+    func testTimestampRejectsEverythingElse() {
+        for invalid in ["2016-10-01 09:12:00+02:00", "2016-10-01T09:12:00+0200", "2016-10-01T09:12:00",
+                        "2016-10-01T09:12:00z", "2016-02-30T09:12:00Z", "2016-10-01T24:00:00Z",
+                        "2016-10-01T09:60:00Z", "2016-10-01T09:12:60Z", "2016-10-01T09:12:00.Z",
+                        "2016-10-01T09Z", "2016-10-01T09:12:00+02", "2016-10-01T09:12:00+24:00",
+                        "2016-10-01T09:12:00Z ", " 2016-10-01T09:12:00Z", "2016-10-01"] {
+            XCTAssertNil(Timestamp(invalid), invalid)
+        }
+    }
+
+    func testLocalDaysFollowTheZoneAcrossDST() throws {
+        let paris = try XCTUnwrap(LocalTime(identifier: "Europe/Paris"))
+        let newYork = try XCTUnwrap(LocalTime(identifier: "America/New_York"))
+        // 2026-11-01T03:30Z is 04:30 in Paris on Nov 1 and 23:30 on Oct 31 in New York (EDT).
+        let instant = try XCTUnwrap(Timestamp("2026-11-01T03:30:00Z"))
+        XCTAssertEqual(paris.day(of: instant).description, "2026-11-01")
+        XCTAssertEqual(newYork.day(of: instant).description, "2026-10-31")
+        // A 03:00 day start moves a 02:00 local login to the day before.
+        let login = try XCTUnwrap(Timestamp("2026-11-10T02:00:00+01:00"))
+        XCTAssertEqual(paris.day(of: login).description, "2026-11-10")
+        XCTAssertEqual(paris.day(of: login, dayStartMinutes: 180).description, "2026-11-09")
+    }
+
+    func testInstantOfLocalWallClockOnDSTDays() throws {
+        let paris = try XCTUnwrap(LocalTime(identifier: "Europe/Paris"))
+        let fallBack = try XCTUnwrap(Day("2016-10-30"))
+        // Opening 10:00 after the change is UTC+1; the day is 25 hours long.
+        XCTAssertEqual(paris.instant(day: fallBack, secondOfDay: 10 * 3600), try XCTUnwrap(Timestamp("2016-10-30T09:00:00Z")))
+        let midnight = paris.instant(day: fallBack, secondOfDay: 0)
+        let nextMidnight = paris.instant(day: fallBack.adding(days: 1), secondOfDay: 0)
+        XCTAssertEqual(nextMidnight.microseconds - midnight.microseconds, 25 * 3_600_000_000)
+        // 02:30 happens twice on that day: the first occurrence (still UTC+2) is used.
+        XCTAssertEqual(paris.instant(day: fallBack, secondOfDay: 2 * 3600 + 1800), try XCTUnwrap(Timestamp("2016-10-30T00:30:00Z")))
+        let springForward = try XCTUnwrap(Day("2016-03-27"))
+        let start = paris.instant(day: springForward, secondOfDay: 0)
+        let end = paris.instant(day: springForward.adding(days: 1), secondOfDay: 0)
+        XCTAssertEqual(end.microseconds - start.microseconds, 23 * 3_600_000_000)
+    }
+
+    func testUnknownZonesAreRefused() {
+        XCTAssertNil(LocalTime(identifier: "Mars/Olympus_Mons"))
+        XCTAssertNil(LocalTime(identifier: ""))
+        XCTAssertNil(LocalTime(identifier: "../../etc/passwd"))
+        XCTAssertNotNil(LocalTime(identifier: "America/New_York"))
+        XCTAssertNotNil(LocalTime(identifier: "UTC"))
+    }
+}
