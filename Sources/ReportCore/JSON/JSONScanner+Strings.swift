@@ -1,0 +1,139 @@
+/// Strings: a fast path that makes the `String` straight from the buffer when the whole string is
+/// there without escapes, and a path that assembles it in `scratch` otherwise.
+extension JSONScanner {
+    /// Reads a string whose opening quote is at the current position, through its closing quote.
+    mutating func parseString() throws -> String {
+        let quoteOffset = offset
+        position += 1
+        scratch.removeAll(keepingCapacity: true)
+        while true {
+            let segmentStart = position
+            var index = position
+            // The hot loop: plain ASCII and well-formed multi-byte characters.
+            while index < limit {
+                let byte = bytes[index]
+                if byte >= 0x80 {
+                    let length = JSONScanner.validSequenceLength(bytes + index, available: limit - index)
+                    if length <= 0 { break }
+                    index += length
+                    continue
+                }
+                if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
+                index += 1
+            }
+            if index < limit && bytes[index] == 0x22 && scratch.isEmpty {
+                let count = index - segmentStart
+                if count > maxStringBytes { throw tooLong(at: quoteOffset) }
+                position = index + 1
+                return String(decoding: UnsafeBufferPointer(start: bytes + segmentStart, count: count), as: UTF8.self)
+            }
+            if index > segmentStart {
+                if scratch.count + (index - segmentStart) > maxStringBytes { throw tooLong(at: quoteOffset) }
+                scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + segmentStart, count: index - segmentStart))
+            }
+            position = index
+            if index == limit {
+                if !(try refill()) { throw error("unterminated string", at: quoteOffset) }
+                continue
+            }
+            let byte = bytes[index]
+            switch byte {
+            case 0x22:
+                position += 1
+                return String(decoding: scratch, as: UTF8.self)
+            case 0x5C:
+                try decodeEscape(quoteOffset: quoteOffset)
+            case 0x0A where lineMode:
+                throw error("unterminated string", at: quoteOffset)
+            case ..<0x20:
+                throw error("control character U+\(JSONScanner.hex(UInt32(byte), digits: 4)) in string", at: offset)
+            default:
+                // A multi-byte character cut by the end of the buffer, or an invalid one.
+                if JSONScanner.validSequenceLength(bytes + index, available: limit - index) == 0 {
+                    throw invalidUTF8(byte, at: offset)
+                }
+                appendToScratch(try decodeScalarSlowly())
+            }
+            if scratch.count > maxStringBytes { throw tooLong(at: quoteOffset) }
+        }
+    }
+
+    private func tooLong(at quoteOffset: Int) -> JSONSyntaxError {
+        error("string longer than \(maxStringBytes) bytes", at: quoteOffset)
+    }
+
+    /// Decodes the escape whose backslash is at the current position into `scratch`. A `\u`
+    /// escape of a high surrogate must be followed by one of a low surrogate; they make one scalar.
+    private mutating func decodeEscape(quoteOffset: Int) throws {
+        let escapeOffset = offset
+        position += 1
+        let letter = try escapeByte(quoteOffset: quoteOffset)
+        switch letter {
+        case 0x22, 0x5C, 0x2F: scratch.append(letter)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "u"):
+            position += 1
+            let unit = try hexQuad(quoteOffset: quoteOffset)
+            var value = UInt32(unit)
+            if (0xDC00...0xDFFF).contains(unit) {
+                throw loneSurrogate(unit, at: escapeOffset)
+            }
+            if (0xD800...0xDBFF).contains(unit) {
+                // The low half must follow at once as another \u escape.
+                guard try escapeByte(quoteOffset: quoteOffset) == 0x5C else { throw loneSurrogate(unit, at: escapeOffset) }
+                position += 1
+                guard try escapeByte(quoteOffset: quoteOffset) == UInt8(ascii: "u") else {
+                    throw loneSurrogate(unit, at: escapeOffset)
+                }
+                position += 1
+                let low = try hexQuad(quoteOffset: quoteOffset)
+                guard (0xDC00...0xDFFF).contains(low) else { throw loneSurrogate(unit, at: escapeOffset) }
+                value = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(low - 0xDC00)
+            }
+            guard let scalar = Unicode.Scalar(value) else { throw loneSurrogate(unit, at: escapeOffset) }
+            appendToScratch(scalar)
+            return
+        default:
+            if letter < 0x80 {
+                throw error("invalid escape '\\\(Character(Unicode.Scalar(letter)))'", at: escapeOffset)
+            }
+            throw error("invalid escape", at: escapeOffset)
+        }
+        position += 1
+    }
+
+    /// The next byte inside an escape, unconsumed; the end of the input there ends the string early.
+    private mutating func escapeByte(quoteOffset: Int) throws -> UInt8 {
+        guard let byte = try peek(), !(lineMode && byte == 0x0A) else {
+            throw error("unterminated string", at: quoteOffset)
+        }
+        return byte
+    }
+
+    /// Four hex digits of a `\u` escape, consumed.
+    private mutating func hexQuad(quoteOffset: Int) throws -> UInt16 {
+        var unit: UInt16 = 0
+        for _ in 0..<4 {
+            let byte = try escapeByte(quoteOffset: quoteOffset)
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default:
+                throw error("invalid hex digit \(JSONScanner.describe(byte)) in \\u escape", at: offset)
+            }
+            unit = unit << 4 | UInt16(digit)
+            position += 1
+        }
+        return unit
+    }
+
+    private func loneSurrogate(_ unit: UInt16, at escapeOffset: Int) -> JSONSyntaxError {
+        error("lone surrogate \\u\(JSONScanner.hex(UInt32(unit), digits: 4))", at: escapeOffset)
+    }
+}

@@ -1,0 +1,99 @@
+/// One whole JSON value (a record) as a tree, with an explicit stack of open containers: a
+/// 100,000-deep file ends with a clean error at `maxDepth`, never a stack overflow.
+extension JSONScanner {
+    /// Reads the value starting at the next significant byte. `recordStart` is the offset of the
+    /// record's first byte, for the record size limit. Depth counts the record's own containers:
+    /// a record `{}` has depth 1, and opening container number `maxDepth + 1` is an error.
+    mutating func parseValue(recordStart: Int) throws -> JSONValue {
+        parents.removeAll(keepingCapacity: true)
+        var depth = 0
+        var inObject = false
+        var items: [JSONValue] = []
+        var members: [JSONObject.Member] = []
+        var key = ""
+        var value: JSONValue
+
+        nextValue: while true {
+            guard let byte = try significantByte() else { throw try endOfInput() }
+            if offset - recordStart > maxRecordBytes {
+                throw error("record longer than \(maxRecordBytes) bytes", at: recordStart)
+            }
+            switch byte {
+            case 0x22:
+                value = .string(try parseString())
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = byte == UInt8(ascii: "{")
+                if depth >= maxDepth { throw error("nesting deeper than \(maxDepth)", at: offset) }
+                position += 1
+                guard let inside = try significantByte() else { throw try endOfInput() }
+                if inside == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    position += 1
+                    value = isObject ? .object(JSONObject()) : .array([])
+                    break
+                }
+                if depth > 0 {
+                    parents.append(inObject ? .object(members, pendingKey: key) : .array(items))
+                }
+                depth += 1
+                inObject = isObject
+                if isObject {
+                    members = []
+                    key = try parseKey()
+                } else {
+                    items = []
+                }
+                continue nextValue
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = try parseNumber()
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                value = try parseLiteral(byte)
+            default:
+                throw try unexpectedCharacter()
+            }
+
+            // A value is complete: store it in its container, then close containers that end here.
+            while true {
+                if depth == 0 { return value }
+                if inObject {
+                    members.append(JSONObject.Member(key: key, value: value))
+                } else {
+                    items.append(value)
+                }
+                guard let delimiter = try significantByte() else { throw try endOfInput() }
+                if delimiter == UInt8(ascii: ",") {
+                    position += 1
+                    if inObject { key = try parseKey() }
+                    continue nextValue
+                }
+                guard delimiter == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                    throw try unexpectedCharacter()
+                }
+                position += 1
+                value = inObject ? .object(JSONObject(members: members)) : .array(items)
+                depth -= 1
+                if depth > 0 {
+                    switch parents.removeLast() {
+                    case .array(let parentItems):
+                        items = parentItems
+                        inObject = false
+                    case .object(let parentMembers, let pendingKey):
+                        members = parentMembers
+                        key = pendingKey
+                        inObject = true
+                    }
+                }
+            }
+        }
+    }
+
+    /// A member name and its colon.
+    mutating func parseKey() throws -> String {
+        guard let quote = try significantByte() else { throw try endOfInput() }
+        guard quote == 0x22 else { throw try unexpectedCharacter() }
+        let key = try parseString()
+        guard let colon = try significantByte() else { throw try endOfInput() }
+        guard colon == UInt8(ascii: ":") else { throw try unexpectedCharacter() }
+        position += 1
+        return key
+    }
+}
