@@ -55,7 +55,20 @@ public enum StatusCommand: Command {
         }
     }
 
-    static let dateColumns: [ExportKind: DateColumn] = [:]
+    static let dateColumns: [ExportKind: DateColumn] = [
+        .users: DateColumn(sql: "created_at_us", isMicroseconds: true),
+        .flows: DateColumn(sql: "date", isMicroseconds: false),
+        .tasks: DateColumn(sql: "date", isMicroseconds: false),
+        .focusSessions: DateColumn(sql: "started_at_us", isMicroseconds: true),
+        .logins: DateColumn(sql: "at_us", isMicroseconds: true),
+        .moods: DateColumn(sql: "date", isMicroseconds: false),
+        .slots: DateColumn(sql: "starts_at_us", isMicroseconds: true),
+        .customers: DateColumn(sql: "created_at_us", isMicroseconds: true),
+        .bookings: DateColumn(sql: "starts_at_us", isMicroseconds: true),
+        .events: DateColumn(sql: "starts_on", isMicroseconds: false),
+        .assignments: DateColumn(sql: "planned_time_out_us", isMicroseconds: true),
+        .loanRecords: DateColumn(sql: "recorded_at_us", isMicroseconds: true),
+    ]
 
     /// Columns padded to their widest cell.
     static func align(_ rows: [[String]]) -> String {

@@ -1,0 +1,63 @@
+import Foundation
+import ReportCore
+import XCTest
+@testable import ReportCLI
+
+/// Runs `report` in-process in a fresh temporary folder, capturing standard output and error.
+class CLITestCase: XCTestCase {
+    var directory: URL!
+    var databasePath: String { directory.appendingPathComponent("report.sqlite").path }
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
+
+    struct Run {
+        let code: ExitCode
+        let out: String
+        let err: String
+        var errLines: [String] { err.split(separator: "\n").map(String.init) }
+        var outLines: [String] { out.split(separator: "\n").map(String.init) }
+    }
+
+    /// `report ARGS` with `--db` pointing at the test database unless `database` is false.
+    func report(_ arguments: [String], environment: [String: String] = [:]) -> Run {
+        final class Buffer: @unchecked Sendable { var text = "" }
+        let out = Buffer(), err = Buffer()
+        let console = Console(out: { out.text += $0 }, error: { err.text += $0 }, errorIsTerminal: false)
+        let code = CommandLineTool.run(arguments, console: console, environment: environment)
+        return Run(code: code, out: out.text, err: err.text)
+    }
+
+    /// Writes a file under the test folder (creating folders) and returns its path.
+    @discardableResult
+    func write(_ relativePath: String, _ content: String) throws -> String {
+        let url = directory.appendingPathComponent(relativePath)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(content.utf8).write(to: url)
+        return url.path
+    }
+
+    func path(_ relativePath: String) -> String { directory.appendingPathComponent(relativePath).path }
+
+    func database() throws -> Database { try Database(path: databasePath) }
+
+    func count(_ table: String) throws -> Int64 {
+        try database().scalarInt("SELECT COUNT(*) FROM \(table)") ?? -1
+    }
+
+    /// Every row of every table, to compare the database before and after a failed import.
+    func snapshot() throws -> [String: [[SQLValue]]] {
+        guard FileManager.default.fileExists(atPath: databasePath) else { return [:] }
+        let database = try self.database()
+        var result: [String: [[SQLValue]]] = [:]
+        for row in try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+            guard let table = row[0].string else { continue }
+            result[table] = try database.rows("SELECT * FROM \"\(table)\" ORDER BY 1, 2")
+        }
+        return result
+    }
+}

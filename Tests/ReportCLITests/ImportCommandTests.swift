@@ -1,0 +1,228 @@
+import Foundation
+import ReportCore
+import XCTest
+@testable import ReportCLI
+
+final class ImportCommandTests: CLITestCase {
+    static let tasks = """
+        [
+          {"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "Courir", "state": "terminee", "completedAt": "2026-11-28T07:30:00+01:00"},
+          {"id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "Lire", "state": "a_faire"},
+          {"id": 3, "userId": "u2", "date": "2026-11-28", "libelle": "Ranger", "state": "en_cours"}
+        ]
+        """
+
+    func testImportsEveryLayoutAndReportsCounts() throws {
+        try write("in/tasks.json", Self.tasks)
+        try write("in/users.json", #"{"exported_at": "2026-11-29T01:00:00Z", "users": [{"id": "u1", "timezone": "America/New_York"}, {"id": "u2"}], "count": 2}"#)
+        try write("in/logins.jsonl", "{\"userId\": \"u1\", \"at\": \"2026-11-28T08:00:00+01:00\"}\r\n\r\n{\"userId\": \"u2\", \"at\": \"2026-11-28T09:00:00Z\"}\n")
+        try write("in/notes.txt", "not an export: ignored inside a folder")
+        let run = report(["import", "--db", databasePath, path("in")])
+        XCTAssertEqual(run.code, .success, run.err)
+        XCTAssertEqual(run.err, "")
+        XCTAssertEqual(Array(run.outLines.prefix(3)), [
+            "imported \(path("in"))/logins.jsonl (logins): 2 records, 2 accepted, 0 rejected",
+            "imported \(path("in"))/tasks.json (tasks): 3 records, 3 accepted, 0 rejected",
+            "imported \(path("in"))/users.json (users): 2 records, 2 accepted, 0 rejected",
+        ])
+        XCTAssertTrue(run.outLines.last?.hasPrefix("import: 3 files (3 imported, 0 skipped, 0 failed), 7 records, 7 accepted, 0 rejected in ") ?? false, run.out)
+        XCTAssertEqual(try count("tasks"), 3)
+        XCTAssertEqual(try count("users"), 2)
+        XCTAssertEqual(try count("logins"), 2)
+        XCTAssertEqual(try database().rows("SELECT id FROM tasks ORDER BY id"), [["3"], ["t1"], ["t2"]])
+        XCTAssertEqual(try database().rows("SELECT file, kind, records, accepted, rejected FROM import_log ORDER BY id").count, 3)
+    }
+
+    func testImportingTwiceSkipsAndForcingGivesTheSameRows() throws {
+        let file = try write("tasks.json", Self.tasks)
+        XCTAssertEqual(report(["import", "--db", databasePath, file]).code, .success)
+        let before = try snapshot()
+        let again = report(["import", "--db", databasePath, file])
+        XCTAssertEqual(again.code, .success)
+        XCTAssertTrue(again.out.contains("skipped  \(file) (tasks): same content (SHA-256) as \(file) imported "), again.out)
+        XCTAssertTrue(again.out.contains("use --force to import it again"))
+        XCTAssertEqual(try snapshot(), before)
+        // The same records under another name (an overlapping export) and --force: upserts, no duplicates.
+        try write("tasks-copy.json", Self.tasks)
+        XCTAssertEqual(report(["import", "--db", databasePath, "--force", file, path("tasks-copy.json")]).code, .success)
+        XCTAssertEqual(try count("tasks"), 3)
+        XCTAssertEqual(try count("import_log"), 3)
+    }
+
+    func testARejectedRecordIsReportedKeptAndTheOthersStored() throws {
+        let file = try write("tasks.json", """
+            [{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "A", "state": "terminee"},
+             {"id": 1042, "userId": "u1", "date": "2016-13-42", "libelle": "B", "state": "terminee"},
+             {"id": "t3", "userId": "u1", "date": "2026-11-28", "libelle": "C", "state": "fini"}]
+            """)
+        let run = report(["import", "--db", databasePath, file])
+        XCTAssertEqual(run.code, .rejected)
+        XCTAssertEqual(run.errLines, [
+            "\(file) record 2 (id 1042): field date: invalid date (YYYY-MM-DD) \"2016-13-42\"",
+            "\(file) record 3 (id t3): field state: must be one of a_faire, en_cours, terminee \"fini\"",
+        ])
+        XCTAssertEqual(try database().rows("SELECT id FROM tasks"), [["t1"]])
+        XCTAssertEqual(try database().rows("SELECT position, record_id, field, value, rule FROM import_rejects ORDER BY position"), [
+            [2, "1042", "date", "\"2016-13-42\"", "invalid date (YYYY-MM-DD)"],
+            [3, "t3", "state", "\"fini\"", "must be one of a_faire, en_cours, terminee"],
+        ])
+        XCTAssertEqual(try database().rows("SELECT records, accepted, rejected FROM import_log"), [[3, 1, 2]])
+    }
+
+    func testARejectedRecordNeverReplacesAValidOne() throws {
+        let first = try write("tasks.json", #"[{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "Bon", "state": "terminee"}]"#)
+        XCTAssertEqual(report(["import", "--db", databasePath, first]).code, .success)
+        let second = try write("tasks-2.json", #"[{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "Mauvais", "state": "nope"}]"#)
+        XCTAssertEqual(report(["import", "--db", databasePath, second]).code, .rejected)
+        XCTAssertEqual(try database().rows("SELECT libelle, state FROM tasks"), [["Bon", "terminee"]])
+    }
+
+    func testStrictStoresNothingOfAFileWithARejectedRecord() throws {
+        let good = try write("a/users.json", #"[{"id": "u1"}]"#)
+        let bad = try write("b/tasks.json", """
+            [{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "A", "state": "terminee"},
+             {"id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "B", "state": "terminee", "libelle": "again"}]
+            """)
+        let run = report(["import", "--db", databasePath, "--strict", good, bad])
+        XCTAssertEqual(run.code, .failure)
+        XCTAssertEqual(run.errLines, ["\(bad): record 2 (id t2): field libelle: repeated field; --strict: nothing of this file was stored"])
+        XCTAssertEqual(try count("tasks"), 0)
+        XCTAssertEqual(try count("users"), 1, "the other file of the run still imports")
+        XCTAssertEqual(try database().rows("SELECT kind FROM import_log"), [["users"]])
+        XCTAssertEqual(try count("import_rejects"), 0)
+    }
+
+    func testAFileCutInTheMiddleLeavesTheDatabaseAsItWas() throws {
+        let users = try write("users.json", #"[{"id": "u1"}, {"id": "u2"}]"#)
+        XCTAssertEqual(report(["import", "--db", databasePath, users]).code, .success)
+        let before = try snapshot()
+        // Cut inside the second record's libelle string: the error names where that string starts.
+        let cut = try String(Self.tasks[..<XCTUnwrap(Self.tasks.range(of: "\"Lire")).upperBound])
+        let quoteOffset = cut.utf8.count - "\"Lire".utf8.count
+        let truncated = try write("tasks.json", cut)
+        let moreUsers = try write("users-2.json", #"[{"id": "u3"}]"#)
+        let run = report(["import", "--db", databasePath, truncated, moreUsers])
+        XCTAssertEqual(run.code, .failure)
+        XCTAssertEqual(run.errLines, ["\(truncated): malformed JSON: unterminated string at byte \(quoteOffset); nothing of this file was stored"])
+        var after = try snapshot()
+        XCTAssertEqual(after["tasks"], [])
+        XCTAssertEqual(after["users"]?.count, 3, "the next file of the same run imports")
+        after["users"] = before["users"]
+        after["import_log"] = before["import_log"]
+        XCTAssertEqual(after, before)
+        XCTAssertEqual(try database().rows("SELECT file FROM import_log ORDER BY id"), [[.text(users)], [.text(moreUsers)]])
+    }
+
+    func testAFileCutBetweenRecordsFailsAtItsEnd() throws {
+        let cut = try String(Self.tasks[..<XCTUnwrap(Self.tasks.range(of: "},")).upperBound])
+        let truncated = try write("tasks.json", cut)
+        let run = report(["import", "--db", databasePath, truncated])
+        XCTAssertEqual(run.code, .failure)
+        XCTAssertEqual(run.errLines, ["\(truncated): malformed JSON: unexpected end of file at byte \(cut.utf8.count); nothing of this file was stored"])
+        XCTAssertEqual(try count("tasks"), 0)
+        XCTAssertEqual(try count("import_log"), 0)
+    }
+
+    func testJSONLinesBadLineIsOneRejectedRecord() throws {
+        let file = try write("logins.jsonl", """
+            {"userId": "u1", "at": "2026-11-28T08:00:00+01:00"}
+            {"userId": "u1", "at": 
+            {"userId": "u2", "at": "2026-11-28T09:00:00Z"}
+            [1, 2]
+            """)
+        let run = report(["import", "--db", databasePath, file])
+        XCTAssertEqual(run.code, .rejected)
+        XCTAssertEqual(run.errLines.count, 2, run.err)
+        XCTAssertTrue(run.errLines[0].hasPrefix("\(file) record 2 (line 2): field (record): invalid JSON: "), run.errLines[0])
+        XCTAssertEqual(run.errLines[1], "\(file) record 4 (line 4): field (record): not an object [1,2]")
+        XCTAssertEqual(try count("logins"), 2)
+    }
+
+    func testAnObjectThatIsNotAWrapperIsReadAsJSONLines() throws {
+        let file = try write("moods.json", """
+            {"userId": "u1", "date": "2026-11-27", "mood": 4}
+            {"userId": "u1", "date": "2026-11-28", "mood": 2, "note": "fatigué"}
+            """)
+        let run = report(["import", "--db", databasePath, file])
+        XCTAssertEqual(run.code, .success, run.err)
+        XCTAssertEqual(try database().rows("SELECT date, mood, note FROM moods ORDER BY date"), [
+            ["2026-11-27", 4, .null], ["2026-11-28", 2, "fatigué"],
+        ])
+    }
+
+    func testLoanRecordsBeforeTheirAssignments() throws {
+        let records = try write("loan_records.jsonl", """
+            {"id": "r-in", "assignment_id": "a1", "kind": "check_in", "recorded_at": "2016-10-01T18:00:00+02:00", "oil_level": 3, "interior_cleanliness": 4, "exterior_cleanliness": 3, "mileage_km": 1250}
+            """)
+        let assignments = try write("assignments.json", """
+            {"exported_at": "2016-10-02T00:00:00Z", "assignments": [
+              {"id": "a1", "event_id": "salon2016", "brand_name": "Porsche", "license_plate_number": "ab-123-cd",
+               "planned_time_out": "2016-10-01T10:00:00+02:00", "planned_time_in": "2016-10-01T17:00:00+02:00",
+               "check_out_record": {"id": "r-out", "recorded_at": "2016-10-01T10:05:00+02:00", "oil_level": 4, "interior_cleanliness": 4, "exterior_cleanliness": 4, "mileage_km": 1200}}
+            ]}
+            """)
+        let run = report(["import", "--db", databasePath, records, assignments])
+        XCTAssertEqual(run.code, .success, run.err)
+        XCTAssertEqual(try database().rows("SELECT id, assignment_id, kind FROM loan_records ORDER BY id"), [
+            ["r-in", "a1", "check_in"], ["r-out", "a1", "check_out"],
+        ])
+        XCTAssertEqual(try database().rows("SELECT plate FROM assignments"), [["AB123CD"]])
+    }
+
+    func testUnknownKindAndMissingPathsAreClearErrors() throws {
+        let file = try write("export.json", "[]")
+        let run = report(["import", "--db", databasePath, file])
+        XCTAssertEqual(run.code, .failure)
+        XCTAssertEqual(run.errLines, ["\(file): cannot tell the kind of file from its name; names start with one of: \(ExportKind.knownNames); or use --kind NAME"])
+        XCTAssertEqual(report(["import", "--db", databasePath, "--kind", "tasks", file]).code, .success)
+        let missing = report(["import", "--db", databasePath, path("nope")])
+        XCTAssertEqual(missing.code, .failure)
+        XCTAssertEqual(missing.errLines, ["report import: \(path("nope")): no such file or folder"])
+        let badKind = report(["import", "--db", databasePath, "--kind", "task", file])
+        XCTAssertEqual(badKind.code, .usage)
+        XCTAssertEqual(badKind.errLines, ["report import: --kind: unknown kind \"task\"; known kinds: \(ExportKind.knownNames)"])
+    }
+
+    func testCheckStoresNothing() throws {
+        let file = try write("tasks.json", Self.tasks.replacingOccurrences(of: "\"state\": \"a_faire\"", with: "\"state\": \"done\""))
+        let run = report(["check", file], environment: ["REPORT_DB": databasePath])
+        XCTAssertEqual(run.code, .rejected)
+        XCTAssertEqual(run.errLines, ["\(file) record 2 (id t2): field state: must be one of a_faire, en_cours, terminee \"done\""])
+        XCTAssertTrue(run.out.contains("checked  \(file) (tasks): 3 records, 2 accepted, 1 rejected"), run.out)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath))
+    }
+
+    func testTheDatabaseComesFromTheEnvironmentUnlessGiven() throws {
+        let file = try write("users.json", #"[{"id": "u1"}]"#)
+        let other = path("other.sqlite")
+        XCTAssertEqual(report(["import", file], environment: ["REPORT_DB": other]).code, .success)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: other))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath))
+        XCTAssertEqual(report(["import", "--db", databasePath, file], environment: ["REPORT_DB": other]).code, .success)
+        XCTAssertEqual(try count("users"), 1)
+    }
+
+    func testStatusShowsWhatTheDatabaseHolds() throws {
+        try write("in/tasks.json", Self.tasks)
+        try write("in/users.json", #"[{"id": "u1"}]"#)
+        XCTAssertEqual(report(["import", "--db", databasePath, path("in")]).code, .success)
+        let run = report(["status", "--db", databasePath])
+        XCTAssertEqual(run.code, .success, run.err)
+        XCTAssertTrue(run.out.contains("\nusers "), run.out)
+        XCTAssertTrue(run.outLines.contains { $0.hasPrefix("tasks") && $0.contains(" 3 ") && $0.contains("2026-11-28") }, run.out)
+        XCTAssertTrue(run.out.contains("2 files imported, 0 rejected records kept"), run.out)
+        let missing = report(["status", "--db", path("none.sqlite")])
+        XCTAssertEqual(missing.code, .failure)
+        XCTAssertEqual(missing.errLines, ["report status: \(path("none.sqlite")): no such database; run `report import PATH...` first, or give --db PATH"])
+    }
+
+    func testVersionHelpAndUsageExitCodes() {
+        XCTAssertEqual(report(["--version"]).out, "report \(ReportVersion.current)\n")
+        let help = report(["import", "--help"])
+        XCTAssertEqual(help.code, .success)
+        XCTAssertEqual(help.out, HelpFormatter.help(for: ImportCommand.spec))
+        XCTAssertEqual(report([]).code, .usage)
+        XCTAssertEqual(report(["frobnicate"]).code, .usage)
+        XCTAssertEqual(report(["import"]).code, .usage)
+    }
+}
