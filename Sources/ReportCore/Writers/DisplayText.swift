@@ -16,13 +16,19 @@ enum DisplayText {
             return day.description
         case .timestamp(let timestamp):
             return timestamp.description
-        case .integer, .number:
-            guard let number = value.doubleValue, number.isFinite else { return "" }
-            return self.number(number, as: type, integer: value)
+        case .integer(let whole):
+            // Whole numbers stay exact (a Double would turn 2^63 - 1 into …776000).
+            switch type {
+            case .decimal, .percent, .hours, .euros: return number(Double(whole), as: type)
+            case .integer, .text, .date, .timestamp, .boolean: return String(whole)
+            }
+        case .number(let number):
+            guard number.isFinite else { return "" }
+            return self.number(number, as: type)
         }
     }
 
-    private static func number(_ number: Double, as type: ColumnType, integer: Value) -> String {
+    private static func number(_ number: Double, as type: ColumnType) -> String {
         switch type {
         case .percent:
             return percent(number)
@@ -35,7 +41,6 @@ enum DisplayText {
         case .integer:
             return FixedDecimal.string(number, places: 0)
         case .text, .date, .timestamp, .boolean:
-            if case .integer(let whole) = integer { return String(whole) }
             return number.description
         }
     }

@@ -77,7 +77,7 @@ public enum FixedDecimal {
     }
 
     /// The slow path: rounds the shortest decimal digits of `magnitude` at `places` as text.
-    private static func appendRoundedDecimal(_ magnitude: Double, negative: Bool, places: Int,
+    static func appendRoundedDecimal(_ magnitude: Double, negative: Bool, places: Int,
                                              to output: inout [UInt8]) {
         let (digits, pointPosition) = shortestDigits(magnitude)
         // magnitude = 0.d₀d₁d₂… × 10^pointPosition; keep `kept` digits before the scaled point.

@@ -10,7 +10,8 @@ extension SVGCharts {
         }
         let canvasHeight = heatMap.carOutline ? 480 : height
         var document = SVGDocument(width: width, height: canvasHeight, title: heatMap.title)
-        let cellWidth = min(80.0, 400.0 / Double(columns))
+        // Over a car the grid is taller than wide, as a car seen from above is.
+        let cellWidth = heatMap.carOutline ? min(60.0, 300.0 / Double(columns)) : min(80.0, 400.0 / Double(columns))
         let cellHeight = min(80.0, (heatMap.carOutline ? 330.0 : 320.0) / Double(rows))
         let gridWidth = cellWidth * Double(columns)
         let gridHeight = cellHeight * Double(rows)

@@ -5,9 +5,10 @@ extension SVGCharts {
     /// twelve o'clock, and a legend with each slice's share. Nil when no value is positive
     /// (negative and empty cells have no place in a pie).
     static func pie(_ chart: Chart, _ data: SVGChartData) -> String? {
-        let slices = zip(data.categories, data.series[0].values).compactMap { category, value in
+        let positive = zip(data.categories, data.series[0].values).compactMap { category, value in
             value.flatMap { $0 > 0 ? (category, $0) : nil }
         }
+        let slices = grouped(positive)
         let total = slices.reduce(0) { $0 + $1.1 }
         guard total > 0 else { return nil }
         var document = SVGDocument(width: width, height: height, title: chart.title)
@@ -40,6 +41,20 @@ extension SVGCharts {
         }
         document.text(data.series[0].title, x: centerX, y: 405, size: 12, anchor: "middle")
         return document.rendered()
+    }
+
+    /// The most slices drawn: beyond it the palette would repeat, so the smallest become "Other"
+    /// (the last slice, in the palette's last colour, grey).
+    static let maximumSlices = 10
+
+    /// At most `maximumSlices` slices: the largest ones in their table order, then "Other"
+    /// holding the rest (ties broken by table order, so the result is deterministic).
+    static func grouped(_ slices: [(String, Double)]) -> [(String, Double)] {
+        guard slices.count > maximumSlices else { return slices }
+        let ranked = slices.indices.sorted { slices[$0].1 != slices[$1].1 ? slices[$0].1 > slices[$1].1 : $0 < $1 }
+        let kept = Set(ranked.prefix(maximumSlices - 1))
+        let other = slices.indices.filter { !kept.contains($0) }.reduce(0.0) { $0 + slices[$1].1 }
+        return slices.indices.filter(kept.contains).map { slices[$0] } + [("Other", other)]
     }
 
     /// The point at `fraction` of a turn, clockwise from twelve o'clock.
