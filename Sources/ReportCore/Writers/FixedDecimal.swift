@@ -50,29 +50,30 @@ public enum FixedDecimal {
     }
 
     /// `integer / 10^places` as text: digits, then a `.` before the last `places` digits,
-    /// zero-padded so there is always a digit before the point.
+    /// zero-padded so there is always a digit before the point. Built backwards in a stack buffer
+    /// and appended once (this runs for most cells of a large CSV).
     @inline(__always)
     private static func appendFixed(_ integer: UInt64, negative: Bool, places: Int, to output: inout [UInt8]) {
-        var digitCount = 1
-        var rest = integer / 10
-        while rest > 0 { digitCount += 1; rest /= 10 }
-        let shown = max(digitCount, places + 1)
-        if negative && integer != 0 { output.append(UInt8(ascii: "-")) }
-        let start = output.count
-        let length = shown + (places > 0 ? 1 : 0)
-        output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: length))
-        var index = start + length - 1
-        var value = integer
-        var written = 0
-        while value > 0 || written < places + 1 {
-            if places > 0 && written == places {
-                output[index] = UInt8(ascii: ".")
+        // 20 digits of UInt64.max, up to 20 zero places, a point and a sign.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            var index = buffer.count
+            var value = integer
+            var written = 0
+            while value > 0 || written < places + 1 {
+                if places > 0 && written == places {
+                    index -= 1
+                    buffer[index] = UInt8(ascii: ".")
+                }
                 index -= 1
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+                value /= 10
+                written += 1
             }
-            output[index] = UInt8(ascii: "0") + UInt8(value % 10)
-            value /= 10
-            written += 1
-            index -= 1
+            if negative && integer != 0 {
+                index -= 1
+                buffer[index] = UInt8(ascii: "-")
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index...]))
         }
     }
 
