@@ -1,0 +1,115 @@
+/// The bytes of CSV fields, built in a reusable buffer that the writer drains into its sink.
+///
+/// Formatting by column type (SPEC §6.1): ratios (`percent`) 4 places, `hours` 2, `euros` 2,
+/// `decimal(places:)` its own, integers plain, booleans `true`/`false`, days `YYYY-MM-DD`,
+/// timestamps ISO 8601 with their own offset, `.empty` an empty field. An integer value in a
+/// fractional column gets the column's places (`12` euros → `12.00`); a real number in an
+/// integer column is rounded to 0 places; one in a non-numeric column shows Swift's shortest form.
+/// Non-finite numbers give an empty field.
+struct CSVFields {
+    private(set) var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(ByteSink.chunkSize + 4096) }
+
+    mutating func appendByteOrderMark() { bytes.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
+    mutating func appendSeparator() { bytes.append(UInt8(ascii: ",")) }
+    mutating func appendLineEnd() { bytes.append(contentsOf: [0x0D, 0x0A]) }
+
+    mutating func drain(into sink: ByteSink) throws {
+        try sink.write(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    mutating func append(_ value: Value, as type: ColumnType) {
+        switch value {
+        case .empty:
+            return
+        case .text(let text):
+            appendText(text)
+        case .integer(let integer):
+            if let places = CSVFields.places(of: type), places > 0 {
+                FixedDecimal.append(Double(integer), places: places, to: &bytes)
+            } else {
+                FixedDecimal.append(integer, to: &bytes)
+            }
+        case .number(let number):
+            if let places = CSVFields.places(of: type) {
+                FixedDecimal.append(number, places: places, to: &bytes)
+            } else if number.isFinite {
+                bytes.append(contentsOf: number.description.utf8)
+            }
+        case .day(let day):
+            appendDay(day)
+        case .timestamp(let timestamp):
+            bytes.append(contentsOf: timestamp.description.utf8)
+        case .boolean(let flag):
+            bytes.append(contentsOf: flag ? CSVFields.trueBytes : CSVFields.falseBytes)
+        }
+    }
+
+    /// The decimal places of a numeric column type; nil for the others.
+    static func places(of type: ColumnType) -> Int? {
+        switch type {
+        case .integer: return 0
+        case .decimal(let places): return places
+        case .percent: return 4
+        case .hours, .euros: return 2
+        case .text, .date, .timestamp, .boolean: return nil
+        }
+    }
+
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+
+    /// A text field: `'` before a leading `=` `+` `-` `@` tab or CR (formula injection), then
+    /// quoted, with quotes doubled, when it holds `,` `"` CR or LF.
+    mutating func appendText(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            guard let first = utf8.first else { return }
+            let needsPrefix = CSVFields.startsFormula(first)
+            var needsQuotes = false
+            for byte in utf8 where byte == 0x2C || byte == 0x22 || byte == 0x0D || byte == 0x0A {
+                needsQuotes = true
+                break
+            }
+            if needsQuotes { bytes.append(0x22) }
+            if needsPrefix { bytes.append(UInt8(ascii: "'")) }
+            if needsQuotes {
+                for byte in utf8 {
+                    bytes.append(byte)
+                    if byte == 0x22 { bytes.append(0x22) }
+                }
+                bytes.append(0x22)
+            } else {
+                bytes.append(contentsOf: utf8)
+            }
+        }
+    }
+
+    @inline(__always)
+    static func startsFormula(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "=") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: "@") || byte == 0x09 || byte == 0x0D
+    }
+
+    /// `YYYY-MM-DD` without the intermediate strings of `Day.description` (years 1–9999).
+    private mutating func appendDay(_ day: Day) {
+        let (year, month, dayOfMonth) = day.components
+        guard year >= 0, year <= 9999 else {
+            bytes.append(contentsOf: day.description.utf8)
+            return
+        }
+        let zero = UInt8(ascii: "0")
+        bytes.append(zero + UInt8(year / 1000))
+        bytes.append(zero + UInt8(year / 100 % 10))
+        bytes.append(zero + UInt8(year / 10 % 10))
+        bytes.append(zero + UInt8(year % 10))
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(zero + UInt8(month / 10))
+        bytes.append(zero + UInt8(month % 10))
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(zero + UInt8(dayOfMonth / 10))
+        bytes.append(zero + UInt8(dayOfMonth % 10))
+    }
+}
