@@ -48,28 +48,38 @@ public enum Schema {
             """),
     ]
 
-    /// Applies every step not yet applied, in one transaction.
+    /// Applies every step not yet applied, in one transaction. A database already up to date is
+    /// only read, so a report never waits for the write lock an import holds.
     public static func migrate(_ database: Database, _ migrations: [Migration]) throws {
+        if try pending(database, migrations).isEmpty { return }
         try database.transaction {
             try database.execute("CREATE TABLE IF NOT EXISTS schema_migrations (domain TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (domain, version)) STRICT")
-            let applicationId = try database.scalarInt("PRAGMA application_id") ?? 0
-            if applicationId != 0 && applicationId != Schema.applicationId {
-                throw SQLiteError(code: 1, message: "\(database.path) is a SQLite database of another application")
-            }
-            var applied: [String: Int] = [:]
-            for row in try database.rows("SELECT domain, MAX(version) FROM schema_migrations GROUP BY domain") {
-                if let domain = row[0].string, let version = row[1].int { applied[domain] = Int(version) }
-            }
-            let known = Dictionary(migrations.map { ($0.domain, $0.version) }, uniquingKeysWith: max)
-            for (domain, version) in applied where version > known[domain] ?? 0 {
-                throw SQLiteError(code: 1, message: "\(database.path) was made by a newer release of report (\(domain) schema version \(version)); upgrade report")
-            }
-            for step in migrations.sorted(by: { ($0.domain, $0.version) < ($1.domain, $1.version) })
-            where step.version > applied[step.domain] ?? 0 {
+            for step in try pending(database, migrations) {
                 try database.execute(step.sql)
                 try database.run("INSERT INTO schema_migrations (domain, version) VALUES (?, ?)", [.text(step.domain), .integer(Int64(step.version))])
             }
             try database.execute("PRAGMA application_id = \(Schema.applicationId)")
         }
+    }
+
+    /// The steps not applied yet, in order; throws for a file of another application or of a newer release.
+    static func pending(_ database: Database, _ migrations: [Migration]) throws -> [Migration] {
+        let applicationId = try database.scalarInt("PRAGMA application_id") ?? 0
+        if applicationId != 0 && applicationId != Schema.applicationId {
+            throw SQLiteError(code: 1, message: "\(database.path) is a SQLite database of another application")
+        }
+        var applied: [String: Int] = [:]
+        let hasTable = try database.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") ?? 0
+        if hasTable > 0 {
+            for row in try database.rows("SELECT domain, MAX(version) FROM schema_migrations GROUP BY domain") {
+                if let domain = row[0].string, let version = row[1].int { applied[domain] = Int(version) }
+            }
+        }
+        let known = Dictionary(migrations.map { ($0.domain, $0.version) }, uniquingKeysWith: max)
+        for (domain, version) in applied.sorted(by: { $0.key < $1.key }) where version > known[domain] ?? 0 {
+            throw SQLiteError(code: 1, message: "\(database.path) was made by a newer release of report (\(domain) schema version \(version)); upgrade report")
+        }
+        return migrations.sorted { ($0.domain, $0.version) < ($1.domain, $1.version) }
+            .filter { $0.version > applied[$0.domain] ?? 0 }
     }
 }

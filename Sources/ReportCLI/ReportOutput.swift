@@ -1,0 +1,92 @@
+import Foundation
+import ReportCore
+
+/// Writes a `Report` in the formats a command asked for (SPEC §6): `--xlsx`, `--csv`, `--md`, any
+/// combination, each file written aside and renamed into place; none given: the Markdown report on
+/// standard output.
+enum ReportOutput {
+    static let defaultDirectory = "Reports"
+
+    /// The options every report command shares.
+    static let options: [OptionSpec] = [
+        .flag("xlsx", help: "Write the XLSX workbook."),
+        .flag("csv", help: "Write the CSV tables (one folder per report)."),
+        .flag("md", help: "Write the Markdown report and its SVG charts."),
+        .value("output", "DIR", short: "o", help: "The folder for the files (default: Reports/, created when missing)."),
+        .flag("bom", help: "Start CSV files with a UTF-8 byte order mark (for Excel)."),
+        .value("table", "NAME", help: "Write only this CSV table, to standard output (for a dashboard loader)."),
+    ]
+
+    /// Writes the report; paths of written files go to standard error (`--quiet` drops them).
+    static func write(_ report: Report, _ context: CommandContext) throws -> ExitCode {
+        let arguments = context.arguments
+        let csvOptions = CSVOptions(bom: arguments.flag("bom"))
+        if let name = arguments.value("table") {
+            guard let table = report.table(named: name), table.outputs.contains(.csv) || name == "summary" else {
+                let names = report.tables.filter { $0.outputs.contains(.csv) }.map(\.name) + ["summary"]
+                throw UsageError("--table: no CSV table \"\(name)\" in this report; tables: \(names.joined(separator: ", "))")
+            }
+            let sink = ByteSink.standardOutput()
+            try CSVWriter(options: csvOptions).writeTable(table, to: sink)
+            return .success
+        }
+        if arguments.value("table") == nil, arguments.flag("bom"), !arguments.flag("csv") {
+            throw UsageError("--bom applies to CSV files: add --csv")
+        }
+        let formats = (xlsx: arguments.flag("xlsx"), csv: arguments.flag("csv"), md: arguments.flag("md"))
+        guard formats.xlsx || formats.csv || formats.md else {
+            if arguments.value("output") != nil { throw UsageError("-o/--output needs a format: --xlsx, --csv or --md") }
+            let sink = ByteSink.standardOutput()
+            try sink.write(MarkdownWriter().render(report).markdown)
+            try sink.flush()
+            return .success
+        }
+        let directory = try outputDirectory(arguments.value("output"))
+        var written: [URL] = []
+        if formats.xlsx {
+            let url = try OutputFiles.location(of: OutputFiles.fileName(report.baseName, extension: "xlsx"), in: directory)
+            try XLSXWriter().write(report, to: url)
+            written.append(url)
+        }
+        if formats.csv { written += try CSVWriter(options: csvOptions).write(report, to: directory) }
+        if formats.md { written += try MarkdownWriter().write(report, to: directory) }
+        for url in written { context.console.info("wrote \(url.path)") }
+        return .success
+    }
+
+    /// The output folder: an explicit one must exist (a typo should not scatter reports); the
+    /// default `Reports/` is created when missing.
+    static func outputDirectory(_ explicit: String?) throws -> URL {
+        let path = explicit ?? defaultDirectory
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw CommandFailure("\(path): not a folder; give -o DIR") }
+        } else if explicit == nil {
+            do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+                throw CommandFailure("\(path): cannot create the output folder (\(error.localizedDescription))")
+            }
+        } else {
+            throw CommandFailure("\(path): no such output folder; create it or give another -o DIR")
+        }
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }
+
+    /// Opens the database for a report: it must exist; reads run in one transaction so that a
+    /// report sees one consistent snapshot even while an import writes.
+    static func withDatabase<T>(_ context: CommandContext, _ body: (Database) throws -> T) throws -> T {
+        let path = context.databasePath
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("\(path): no such database; run `report import PATH...` first, or give --db PATH")
+        }
+        let database = try Database(path: path)
+        try Schema.migrate(database, Schema.core + DomainModules.all.flatMap(\.migrations))
+        return try database.transaction(immediate: false) { try body(database) }
+    }
+
+    /// A date option `YYYY-MM-DD`, or a usage error naming the option.
+    static func day(_ context: CommandContext, _ name: String) throws -> Day? {
+        guard let text = context.arguments.value(name) else { return nil }
+        guard let day = Day(text) else { throw UsageError("--\(name): invalid date \"\(text)\" (use YYYY-MM-DD)") }
+        return day
+    }
+}
