@@ -20,6 +20,7 @@ let package = Package(
         .target(name: "ReportCLI", dependencies: ["ReportCore", "Habits", "Bookings", "Fleet"]),
         .executableTarget(name: "report", dependencies: ["ReportCLI"]),
         .executableTarget(name: "SampleGenerator", dependencies: []),
+        .executableTarget(name: "report-bench", dependencies: ["ReportCore"], path: "bench/Sources/report-bench"),
         .testTarget(name: "ReportCoreTests", dependencies: ["ReportCore"], exclude: ["__Snapshots__"]),
         .testTarget(name: "HabitsTests", dependencies: ["Habits", "ReportCore"]),
         .testTarget(name: "BookingsTests", dependencies: ["Bookings", "ReportCore"]),

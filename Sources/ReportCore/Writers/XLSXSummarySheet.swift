@@ -1,0 +1,108 @@
+import CXLSXWriter
+
+/// The first sheet a person sees: title, scope, as-of, parameters, headline figures with their
+/// number formats, notes, and the charts beside them.
+///
+/// It is created first (so it is the first tab) but filled last, once the data sheets are written:
+/// only then are the chart ranges and the writer's own notes (cut strings) known. Constant-memory
+/// mode allows this because each sheet keeps its own row stream.
+struct XLSXSummarySheet {
+    static let title = "Summary"
+
+    let report: Report
+    let workbook: XLSXWorkbook
+    let cells: XLSXCellWriter
+
+    func write(placed: [String: XLSXPlacedTable]) throws {
+        try XLSXCharts(workbook: workbook, cells: cells, log: cells.log).insert(report.charts, placed: placed)
+
+        var row: UInt32 = 0
+        var labelCharacters = 12
+        var valueCharacters = 12
+        let bold = workbook.bold
+        let text = try XLSXColumnStyle(.text, in: workbook)
+
+        func label(_ label: String, _ value: Value, style: XLSXColumnStyle, labelFormat: XLSXWorkbook.Format? = nil) throws {
+            try cells.writeText(label, row: row, column: 0, format: labelFormat)
+            try cells.write(value, row: row, column: 1, style: style)
+            labelCharacters = max(labelCharacters, label.unicodeScalars.count)
+            valueCharacters = max(valueCharacters, XLSXCellValues.displayWidth(of: value, type: style.type))
+            row += 1
+        }
+        func heading(_ first: String, _ second: String? = nil) throws {
+            row += 1
+            try cells.writeText(first, row: row, column: 0, format: bold)
+            if let second { try cells.writeText(second, row: row, column: 1, format: bold) }
+            row += 1
+        }
+
+        try cells.writeText(report.title, row: row, column: 0, format: workbook.titleFormat())
+        row += 1
+        try label("Scope", .text(report.scope), style: text)
+        try label("As of", .timestamp(report.asOf), style: try XLSXColumnStyle(.timestamp, in: workbook))
+        try label("Tool version", .text(report.toolVersion), style: text)
+
+        if !report.parameters.isEmpty {
+            try heading("Parameter", "Value")
+            for parameter in report.parameters { try label(parameter.name, .text(parameter.value), style: text) }
+        }
+        if !report.figures.isEmpty {
+            try heading("Figure", "Value")
+            for figure in report.figures {
+                try label(figure.title, figure.value, style: try XLSXColumnStyle(figure.type, in: workbook))
+            }
+        }
+        let notes = report.notes + cells.log.allNotes
+        if !notes.isEmpty {
+            try heading("Notes")
+            for note in notes {
+                try cells.writeText(note, row: row, column: 0, format: nil)
+                row += 1
+            }
+        }
+        try cells.check(worksheet_set_column(cells.sheet, 0, 0, XLSXCellValues.columnWidth(forCharacters: labelCharacters), nil),
+                        detail: "column width")
+        try cells.check(worksheet_set_column(cells.sheet, 1, 1, XLSXCellValues.columnWidth(forCharacters: valueCharacters), nil),
+                        detail: "column width")
+    }
+}
+
+/// The damage-zone grid (or any `HeatMap`) as numbers under a three-colour scale: white for none,
+/// through yellow, to red for the most.
+struct XLSXHeatMapSheet {
+    static let title = "Heat map"
+
+    let heatMap: HeatMap
+    let workbook: XLSXWorkbook
+    let cells: XLSXCellWriter
+
+    func write() throws {
+        let bold = workbook.bold
+        let number = try XLSXColumnStyle(.text, in: workbook)
+        try cells.writeText(heatMap.title, row: 0, column: 0, format: bold)
+        let columnCount = min(heatMap.cells.map(\.count).max() ?? 0, XLSXTableSheet.maximumColumns - 1)
+        let rowCount = min(heatMap.cells.count, XLSXTableSheet.maximumDataRowsPerSheet - 2)
+        for column in 0..<columnCount {
+            let label = column < heatMap.columnLabels.count ? heatMap.columnLabels[column] : ""
+            try cells.writeText(label, row: 1, column: UInt16(column + 1), format: bold)
+        }
+        for rowIndex in 0..<rowCount {
+            let row = UInt32(rowIndex + 2)
+            let label = rowIndex < heatMap.rowLabels.count ? heatMap.rowLabels[rowIndex] : ""
+            try cells.writeText(label, row: row, column: 0, format: bold)
+            for (column, value) in heatMap.cells[rowIndex].prefix(columnCount).enumerated() {
+                try cells.write(.number(value), row: row, column: UInt16(column + 1), style: number)
+            }
+        }
+        try cells.check(worksheet_set_column(cells.sheet, 0, 0, 8, nil), detail: "column width")
+        guard rowCount > 0, columnCount > 0 else { return }
+        try cells.check(worksheet_set_column(cells.sheet, 1, UInt16(columnCount), 8, nil), detail: "column width")
+        var scale = lxw_conditional_format()
+        scale.type = UInt8(LXW_CONDITIONAL_3_COLOR_SCALE.rawValue)
+        scale.min_color = 0xFFFFFF
+        scale.mid_color = 0xFFEB84
+        scale.max_color = 0xF8696B
+        try cells.check(worksheet_conditional_format_range(cells.sheet, 2, 1, UInt32(rowCount + 1), UInt16(columnCount), &scale),
+                        row: 2, column: 1, detail: "colour scale")
+    }
+}

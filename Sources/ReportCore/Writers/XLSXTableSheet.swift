@@ -1,0 +1,117 @@
+import CXLSXWriter
+
+/// Where a table landed, for the Summary's charts.
+struct XLSXPlacedTable {
+    /// The first (or only) sheet holding the table.
+    let sheetName: String
+    /// Data rows on that sheet (charts use that sheet only).
+    let dataRowsOnFirstSheet: Int
+    let columns: [Column]
+}
+
+/// Writes one table as one sheet, or several when it passes Excel's row limit: bold frozen header,
+/// autofilter, fitted widths, data bars, every value as a real typed cell.
+///
+/// Constant-memory mode writes each row once, in order, so the row count is learnt while writing;
+/// the autofilter and data bars, which need the last row, are added when a sheet is finished.
+struct XLSXTableSheet {
+    /// Excel has 1,048,576 rows; one is the header.
+    static let maximumDataRowsPerSheet = 1_048_575
+    /// Excel has 16,384 columns.
+    static let maximumColumns = 16_384
+    /// Rows read ahead to fit column widths.
+    static let widthSampleRows = 1_000
+
+    let table: Table
+    let workbook: XLSXWorkbook
+    let log: XLSXWriteLog
+    let dataRowsPerSheet: Int
+
+    func write(names: inout XLSXSheetNames) throws -> XLSXPlacedTable {
+        let columns = table.columns
+        guard columns.count <= XLSXTableSheet.maximumColumns else {
+            throw XLSXError.invalid("table “\(table.name)” has \(columns.count) columns; Excel allows "
+                                    + "\(XLSXTableSheet.maximumColumns)", sheet: table.title)
+        }
+        let styles = try columns.map { try XLSXColumnStyle($0.type, in: workbook) }
+        let iterator = table.rows.makeIterator()
+        var sample: [[Value]] = []
+        while sample.count < XLSXTableSheet.widthSampleRows, let row = iterator.next() { sample.append(row) }
+        let widths = XLSXTableSheet.widths(columns: columns, sample: sample)
+
+        let firstName = names.claim(table.title)
+        var cells = try startSheet(named: firstName, widths: widths)
+        var sheetNumber = 1
+        var row: UInt32 = 0
+        var dataRowsOnFirstSheet = 0
+        let columnCount = min(columns.count, XLSXTableSheet.maximumColumns)
+        let rowLimit = UInt32(dataRowsPerSheet)
+
+        func writeRow(_ values: [Value]) throws {
+            if row == rowLimit {
+                try finishSheet(cells, dataRows: Int(row))
+                if sheetNumber == 1 { dataRowsOnFirstSheet = Int(row) }
+                sheetNumber += 1
+                cells = try startSheet(named: names.claimContinuation(of: firstName, number: sheetNumber),
+                                       widths: widths)
+                row = 0
+            }
+            row += 1
+            var column: UInt16 = 0
+            for value in values.prefix(columnCount) {
+                try cells.write(value, row: row, column: column, style: styles[Int(column)])
+                column += 1
+            }
+        }
+        for values in sample { try writeRow(values) }
+        sample = []
+        while let values = iterator.next() { try writeRow(values) }
+        try finishSheet(cells, dataRows: Int(row))
+        if sheetNumber == 1 { dataRowsOnFirstSheet = Int(row) }
+        return XLSXPlacedTable(sheetName: firstName, dataRowsOnFirstSheet: dataRowsOnFirstSheet, columns: columns)
+    }
+
+    /// Header widths (plus room for the filter button) against the widest sampled value.
+    static func widths(columns: [Column], sample: [[Value]]) -> [Double] {
+        var characters = columns.map { $0.title.unicodeScalars.count + 3 }
+        for values in sample {
+            for (index, value) in values.prefix(columns.count).enumerated() {
+                characters[index] = max(characters[index], XLSXCellValues.displayWidth(of: value, type: columns[index].type))
+            }
+        }
+        return characters.map(XLSXCellValues.columnWidth(forCharacters:))
+    }
+
+    /// A new sheet with widths, the bold header row and the frozen pane under it.
+    private func startSheet(named name: String, widths: [Double]) throws -> XLSXCellWriter {
+        let sheet = try workbook.addSheet(named: name)
+        let cells = XLSXCellWriter(sheet: sheet, sheetName: name, log: log)
+        for (index, width) in widths.enumerated() {
+            let column = UInt16(index)
+            try cells.check(worksheet_set_column(sheet, column, column, width, nil), row: 0, column: column,
+                            detail: "column width")
+        }
+        for (index, column) in table.columns.enumerated() {
+            try cells.writeText(column.title, row: 0, column: UInt16(index), format: workbook.bold)
+        }
+        if !table.columns.isEmpty { worksheet_freeze_panes(sheet, 1, 0) }
+        return cells
+    }
+
+    /// The autofilter over header and data, and data bars over the flagged columns.
+    private func finishSheet(_ cells: XLSXCellWriter, dataRows: Int) throws {
+        guard !table.columns.isEmpty else { return }
+        let lastColumn = UInt16(table.columns.count - 1)
+        let lastRow = UInt32(dataRows)
+        try cells.check(worksheet_autofilter(cells.sheet, 0, 0, lastRow, lastColumn), row: 0, column: 0,
+                        detail: "autofilter")
+        guard dataRows > 0 else { return }
+        for (index, column) in table.columns.enumerated() where column.dataBar {
+            var format = lxw_conditional_format()
+            format.type = UInt8(LXW_CONDITIONAL_DATA_BAR.rawValue)
+            let column = UInt16(index)
+            try cells.check(worksheet_conditional_format_range(cells.sheet, 1, column, lastRow, column, &format),
+                            row: 1, column: column, detail: "data bar")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+// report-bench: writes the XLSX benchmark workbook with ReportCore's XLSXWriter.
+//
+//   report-bench [ROWS] [OUTPUT.xlsx]      (defaults: 1000000, bench-swift.xlsx)
+//
+// The data are the same, row for row, as bench/xlsx/reference.c and xlsxwriter_ref.py write, so
+// that `bench/xlsx/run.sh` compares the writers and nothing else. Rows are made on demand, as an
+// analyzer streaming from SQLite would, so the peak memory is the writer's own.
+import Foundation
+import ReportCore
+
+let arguments = CommandLine.arguments
+let rowCount = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
+let output = URL(fileURLWithPath: arguments.count > 2 ? arguments[2] : "bench-swift.xlsx")
+
+/// 2016-10-01T08:00:00+02:00, the first check-out.
+let firstCheckOut: Int64 = 1_475_301_600
+let groups = ["Premium", "Sport", "Electric", "Utility", "Classic"]
+
+/// `P-000042`: zero-padded without Foundation's formatter.
+func plate(_ number: Int) -> String {
+    let digits = String(number)
+    return "P-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+}
+
+let rows = Rows(count: rowCount) {
+    var index = 0
+    return AnyIterator {
+        guard index < rowCount else { return nil }
+        defer { index += 1 }
+        let i = index
+        return [
+            .text(plate(i % 50_000)),
+            .integer(Int64(i)),
+            .number(Double(i % 1_000) / 8),
+            .timestamp(Timestamp(seconds: firstCheckOut + Int64(i) * 37, offsetSeconds: 7_200)),
+            .number(Double(i % 997) / 997),
+            .text(groups[i % 5]),
+            .integer(Int64(i * 7_919 % 1_000)),
+            .number(Double(i % 10_000) * 0.25),
+        ]
+    }
+}
+
+let table = Table(name: "loans", columns: [
+    Column("plate"), Column("loan", .integer), Column("hours", .hours), Column("out_at", .timestamp),
+    Column("utilization", .percent, dataBar: true), Column("group"), Column("km", .integer),
+    Column("revenue_eur", .euros),
+], rows: rows)
+let report = Report(kind: "bench", title: "XLSX benchmark", scope: "\(rowCount)",
+                    asOf: Timestamp(seconds: firstCheckOut, offsetSeconds: 7_200), tables: [table])
+do {
+    try XLSXWriter().write(report, to: output)
+} catch {
+    FileHandle.standardError.write(Data("report-bench: \(error)\n".utf8))
+    exit(1)
+}
