@@ -21,7 +21,7 @@ let package = Package(
         .executableTarget(name: "report", dependencies: ["ReportCLI"]),
         .executableTarget(name: "SampleGenerator", dependencies: []),
         .executableTarget(name: "report-bench", dependencies: ["ReportCore"], path: "bench/Sources/report-bench"),
-        .testTarget(name: "ReportCoreTests", dependencies: ["ReportCore"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "ReportCoreTests", dependencies: ["ReportCore"], exclude: ["__Snapshots__", "Support"]),
         .testTarget(name: "HabitsTests", dependencies: ["Habits", "ReportCore"]),
         .testTarget(name: "BookingsTests", dependencies: ["Bookings", "ReportCore"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "ReportCore"]),
