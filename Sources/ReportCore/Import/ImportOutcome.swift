@@ -19,7 +19,6 @@ public struct FileOutcome: Sendable {
     public var rejected = 0
     /// The first rejections as one-line messages (all of them are in `import_rejects`).
     public var rejectMessages: [String] = []
-    public var layout: JSONLayout?
 
     public init(file: String, kind: ExportKind?, status: Status) {
         self.file = file

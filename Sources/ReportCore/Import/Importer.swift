@@ -79,7 +79,8 @@ public final class Importer {
     private func importOnce(_ entry: ImportFiles.Entry, kind: ExportKind, module: DomainModule,
                             digest: (hex: String, size: Int64), jsonLines: Bool) throws -> FileOutcome {
         let source = try FileByteSource(path: entry.path)
-        let reader = JSONRecordReader(source: source, jsonLines: jsonLines)
+        let reader = RecordPipeline(reader: JSONRecordReader(source: source, jsonLines: jsonLines))
+        defer { reader.close() }
         var outcome = FileOutcome(file: entry.displayName, kind: kind, status: options.checkOnly ? .checked : .imported)
         let started = Importer.now()
         do {
@@ -133,7 +134,6 @@ public final class Importer {
                         }
                     }
                 }
-                outcome.layout = reader.layout
                 try database.run("UPDATE import_log SET records = ?, accepted = ?, rejected = ?, finished_at = ? WHERE id = ?",
                                  [.integer(Int64(outcome.records)), .integer(Int64(outcome.accepted)),
                                   .integer(Int64(outcome.rejected)), .text(Importer.now()), .integer(importId)])

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Reads a file's records on a second thread while the importer stores them on this one, so that
+/// parsing and SQLite overlap on two cores.
+///
+/// The reader thread fills batches of records into a small bounded queue (a few hundred records
+/// each, a handful of batches at most), so memory stays flat whatever the file size. A reading
+/// error ends the queue and is rethrown, in order, by `next()`. Closing the pipeline early (a
+/// `--strict` failure, a SQLite error) stops the reader thread.
+final class RecordPipeline: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var batches: [[JSONRecord]] = []
+    private var current: [JSONRecord] = []
+    private var currentIndex = 0
+    private var finished = false
+    private var failure: (any Error)?
+    private var cancelled = false
+    private var readerDone = false
+    private var consumed = 0
+    private let maximumBatches: Int
+    private let batchSize: Int
+
+    /// Starts reading at once on a new thread.
+    init(reader: JSONRecordReader, batchSize: Int = 256, maximumBatches: Int = 8) {
+        self.batchSize = batchSize
+        self.maximumBatches = maximumBatches
+        let box = ReaderBox(reader: reader)
+        let thread = Thread { [self] in self.produce(box.reader) }
+        thread.name = "report-json-reader"
+        thread.stackSize = 1 << 23
+        thread.start()
+    }
+
+    deinit { close() }
+
+    /// Bytes the reader has read so far (for the progress line).
+    var bytesConsumed: Int {
+        condition.lock(); defer { condition.unlock() }
+        return consumed
+    }
+
+    /// The next record, nil at the end; rethrows the reader's error where it happened.
+    func next() throws -> JSONRecord? {
+        if currentIndex < current.count {
+            defer { currentIndex += 1 }
+            return current[currentIndex]
+        }
+        condition.lock()
+        while batches.isEmpty && !finished { condition.wait() }
+        if batches.isEmpty {
+            let error = failure
+            condition.unlock()
+            if let error { throw error }
+            return nil
+        }
+        current = batches.removeFirst()
+        currentIndex = 1
+        condition.broadcast()
+        condition.unlock()
+        return current[0]
+    }
+
+    /// Stops the reader thread and waits for it, so that the file is closed when this returns.
+    func close() {
+        condition.lock()
+        cancelled = true
+        batches.removeAll()
+        condition.broadcast()
+        while !readerDone { condition.wait() }
+        condition.unlock()
+    }
+
+    private func produce(_ reader: JSONRecordReader) {
+        var batch: [JSONRecord] = []
+        batch.reserveCapacity(batchSize)
+        var error: (any Error)?
+        while true {
+            do {
+                guard let record = try reader.next() else { break }
+                batch.append(record)
+            } catch let thrown {
+                error = thrown
+                break
+            }
+            if batch.count == batchSize {
+                guard push(batch, consumed: reader.bytesConsumed) else { return finish(nil) }
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty, !push(batch, consumed: reader.bytesConsumed) { return finish(nil) }
+        finish(error, consumed: reader.bytesConsumed)
+    }
+
+    /// Queues a batch, waiting while the queue is full; false when the pipeline was closed.
+    private func push(_ batch: [JSONRecord], consumed bytes: Int) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        while batches.count >= maximumBatches && !cancelled { condition.wait() }
+        if cancelled { return false }
+        batches.append(batch)
+        consumed = bytes
+        condition.broadcast()
+        return true
+    }
+
+    private func finish(_ error: (any Error)?, consumed bytes: Int? = nil) {
+        condition.lock()
+        failure = error
+        finished = true
+        readerDone = true
+        if let bytes { consumed = bytes }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Hands the reader (not Sendable) to the one thread that uses it from then on.
+    private struct ReaderBox: @unchecked Sendable { let reader: JSONRecordReader }
+}
