@@ -43,3 +43,8 @@ test: test-deps
 
 clean:
 	rm -rf .build
+
+# Regenerates docs/CLI.md from the commands' help (a test keeps it current).
+docs-cli:
+	swift build --build-tests
+	RECORD_CLI_DOCS=1 swift test --skip-build --filter CLIReferenceTests
