@@ -93,7 +93,10 @@ def parse_timestamp(value):
     second = int(match.group(6) or 0)
     if hour > 23 or minute > 59 or second > 59:
         raise Invalid(f"bad time {value!r}")
-    datetime.date(year, month, day)  # raises for 2016-02-30
+    try:
+        datetime.date(year, month, day)
+    except ValueError:
+        raise Invalid(f"not a calendar date {value!r}") from None
     offset = match.group(8)
     if offset != "Z":
         if int(offset[1:3]) > 23 or int(offset[4:6]) > 59:
@@ -108,7 +111,10 @@ def parse_timestamp(value):
 def parse_date(value):
     if not isinstance(value, str) or not DATE.match(value):
         raise Invalid(f"bad date {value!r}")
-    return datetime.date.fromisoformat(value)
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        raise Invalid(f"not a calendar date {value!r}") from None
 
 
 def check_id(value):
@@ -527,12 +533,30 @@ def same_tree(left, right):
     return not mismatch and not errors and all(same_tree(os.path.join(left, d), os.path.join(right, d)) for d in comparison.common_dirs)
 
 
+def check_command_line(binary, failures, notes):
+    """--help prints usage and exits 0; a bad argument is one line on stderr and exit 2."""
+    for mode in ("sample", "generate", "scale"):
+        result = subprocess.run([binary, mode, "--help"], capture_output=True, text=True)
+        expect(result.returncode == 0 and "USAGE: report-sample " + mode in result.stdout, f"{mode} --help", failures, notes)
+    bad = [[], ["bogus"], ["sample"], ["sample", "--out", ""], ["sample", "--out", "x", "--seed", "abc"],
+           ["generate", "--kind", "nope", "--count", "3", "--out", "x.json"],
+           ["generate", "--kind", "tasks", "--count", "-1", "--out", "x.json"],
+           ["scale", "--profile", "cars", "--out", "x"], ["scale", "--profile", "fleet", "--out", "x", "--scale", "0"]]
+    for arguments in bad:
+        result = subprocess.run([binary, *arguments], capture_output=True, text=True, cwd=tempfile.gettempdir())
+        lines = result.stderr.strip().splitlines()
+        expect(result.returncode == 2 and len(lines) == 1 and lines[0].startswith("report-sample: error: "),
+               f"usage error exits 2 with one line: {' '.join(arguments) or '(no arguments)'}", failures, notes)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=".build/debug/report-sample")
     parser.add_argument("--sample-dir", default="SampleData", help="the committed sample to compare with")
     options = parser.parse_args()
     failures, notes = [], []
+    options.binary = os.path.abspath(options.binary)
+    check_command_line(options.binary, failures, notes)
     with tempfile.TemporaryDirectory() as temporary:
         first, second, other = (os.path.join(temporary, name) for name in ("first", "second", "other"))
         run(options.binary, "sample", "--out", first)

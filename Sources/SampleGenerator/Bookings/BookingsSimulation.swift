@@ -79,6 +79,9 @@ struct BookingsSimulation {
             random.weightedIndex([15, 35, 40, 10])]
         var created = start - Int64(leadHours * 3600 + random.below(3600))
         if created > exportSeconds { created = exportSeconds - Int64(random.int(600...86_400)) }
+        // Few people book between midnight and 07:00: move those bookings to the morning.
+        let localHour = (created + Int64(clock.offset(atUTC: created, zone: zone))) % 86_400 / 3600
+        if localHour < 7, created + 7 * 3600 < min(start - 3600, exportSeconds) { created += 7 * 3600 }
         let lines = lines()
         let amount = lines.reduce(0) { $0 + $1.priceCents }
         let status: String

@@ -95,10 +95,13 @@ enum SampleCommand {
 
     private static func execute(mode: String, _ options: ParsedOptions) throws -> [RecordFile] {
         let seed = try options.seed(default: defaultSeed)
+        guard let out = options.text("out"), !out.isEmpty else {
+            throw UsageError(message: "--out needs a non-empty path")
+        }
         let clock = try ZoneClock()
         switch mode {
         case "sample":
-            let folder = options.text("out") ?? "SampleData"
+            let folder = out
             return try HabitsSample.write(to: folder + "/habits", seed: seed, clock: clock)
                 + BookingsSample.write(to: folder + "/bookings", seed: seed, clock: clock)
                 + FleetSample.write(to: folder + "/fleet", seed: seed, clock: clock)
@@ -108,7 +111,7 @@ enum SampleCommand {
                 throw UsageError(message: "unknown kind '\(kind)': use one of \(allKinds.joined(separator: ", "))")
             }
             let count = try options.count("count") ?? 0
-            let path = options.text("out") ?? ""
+            let path = out
             if HabitsScale.kinds.contains(kind) {
                 return [try HabitsScale.generate(kind: kind, count: count, path: path, seed: seed, clock: clock)]
             }
@@ -118,7 +121,7 @@ enum SampleCommand {
             return [try FleetScale.generate(kind: kind, count: count, path: path, seed: seed, clock: clock)]
         default:
             let factor = try options.fraction("scale", default: 1)
-            let folder = options.text("out") ?? ""
+            let folder = out
             switch options.text("profile") {
             case "habits": return try HabitsScale.write(to: folder, seed: seed, scale: factor, clock: clock)
             case "bookings": return try BookingsScale.write(to: folder, seed: seed, scale: factor, clock: clock)

@@ -95,8 +95,10 @@ struct FleetSimulation {
     }
 
     mutating func checkIn(_ car: inout FleetCar, out: LoanRecordData, at seconds: Int64) -> LoanRecordData {
+        // A car kept overnight sleeps in a garage: only the first hours are driven.
         let hours = Double(seconds - out.recordedAt.utcSeconds) / 3600
-        car.mileage += max(1, Int(hours * Double(random.int(12...45))))
+        let drivenHours = hours <= 4 ? hours : 4 + (hours - 4) * 0.1
+        car.mileage += max(1, Int(drivenHours * Double(random.int(12...45))))
         if random.chance(0.08) { car.oilLevel = max(0, car.oilLevel - 1) }
         if random.chance(0.25) { car.exteriorCleanliness = max(0, car.exteriorCleanliness - 1) }
         var impacts = seenAgain(out.impacts ?? [], spread: 5)

@@ -42,9 +42,9 @@ struct HabitsPersona {
             : nil
         return HabitsPersona(
             id: id, recordId: id, displayName: name, zone: zone, zulu: random.chance(0.3),
-            wakeMinute: random.int(360...585), diligence: 0.15 + random.unit() * 0.75,
+            wakeMinute: random.int(360...585), diligence: 0.1 + random.unit() * 0.6,
             contexts: random.sample(HabitsVocabulary.contexts, count: random.int(2...3)),
-            taskMean: 1 + random.unit() * 2.5, flowMean: 0.6 + random.unit(), focusMean: 0.3 + random.unit() * 1.7,
+            taskMean: 1 + random.unit() * 2, flowMean: 0.5 + random.unit() * 0.8, focusMean: 0.3 + random.unit() * 1.7,
             moodChance: 0.1 + random.unit() * 0.7, firstDay: joins, lastDay: leaves,
             writesStreakDay: random.chance(0.4), createdAt: joins.adding(days: -random.int(0...400)))
     }

@@ -35,7 +35,7 @@ enum Zone: Int, CaseIterable, Sendable {
 /// Turns local wall-clock times into instants with the right UTC offset, DST included.
 ///
 /// Asking Foundation for an offset costs microseconds; the big modes ask millions of times, so
-/// offsets are cached per zone and quarter hour over 2010–2035 (filled lazily, ~3.5 MB per zone
+/// offsets are cached per zone and quarter hour over 2014–2031 (filled lazily, ~2.4 MB per zone
 /// used) and Foundation is asked directly outside that range. Never adds 86,400 s to step a day.
 final class ZoneClock {
     private let timeZones: [TimeZone]
@@ -54,8 +54,8 @@ final class ZoneClock {
         }
         timeZones = zones
         cache = Array(repeating: [], count: zones.count)
-        let start = Int64(CivilDate(year: 2010, month: 1, day: 1).dayNumber) * 86_400
-        let end = Int64(CivilDate(year: 2035, month: 1, day: 1).dayNumber) * 86_400
+        let start = Int64(CivilDate(year: 2014, month: 1, day: 1).dayNumber) * 86_400
+        let end = Int64(CivilDate(year: 2031, month: 1, day: 1).dayNumber) * 86_400
         firstQuarter = start / 900
         quarterCount = Int((end - start) / 900)
     }
