@@ -48,3 +48,19 @@ clean:
 docs-cli:
 	swift build --build-tests
 	RECORD_CLI_DOCS=1 swift test --skip-build --filter CLIReferenceTests
+
+# Benchmarks (figures recorded in docs/BENCHMARKS.md). Not part of the tests.
+bench: bench-import bench-xlsx
+
+bench-import: deps
+	@python3 -c "import duckdb" 2>/dev/null || python3 -m pip install -q --root-user-action=ignore duckdb sqlite-utils
+	bench/import/run.sh
+
+bench-xlsx: deps
+	@python3 -c "import xlsxwriter" 2>/dev/null || python3 -m pip install -q --root-user-action=ignore XlsxWriter
+	bench/xlsx/run.sh
+
+# Checks the generator's output against SPEC §1 and that it is deterministic.
+check-sample: deps
+	swift build --product report-sample
+	python3 scripts/check_sample.py
