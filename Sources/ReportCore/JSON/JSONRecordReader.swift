@@ -240,7 +240,7 @@ public final class JSONRecordReader {
         let at = scanner.offset
         let scalar = try scanner.decodeScalarSlowly()
         if scalar != "\u{FEFF}" {
-            throw JSONSyntaxError(message: "unexpected character '\(Character(scalar))'", byteOffset: at)
+            throw JSONSyntaxError(message: "unexpected character \(JSONScanner.describe(scalar))", byteOffset: at)
         }
     }
 

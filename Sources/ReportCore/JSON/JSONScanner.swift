@@ -129,7 +129,7 @@ struct JSONScanner {
         if byte < 0x80 { return error("unexpected character \(JSONScanner.describe(byte))", at: at) }
         do {
             let scalar = try decodeScalarSlowly()
-            return error("unexpected character '\(Character(scalar))'", at: at)
+            return error("unexpected character \(JSONScanner.describe(scalar))", at: at)
         } catch let syntaxError as JSONSyntaxError {
             return syntaxError
         }
@@ -141,6 +141,19 @@ struct JSONScanner {
         if byte > 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         if byte >= 0x80 { return "byte 0x" + hex(UInt32(byte), digits: 2) }
         return "U+" + hex(UInt32(byte), digits: 4)
+    }
+
+    /// A visible character in quotes; an invisible one (control, format, space, unassigned) as a
+    /// code point, so that the message shows what is there.
+    static func describe(_ scalar: Unicode.Scalar) -> String {
+        if scalar.isASCII { return describe(UInt8(scalar.value)) }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .unassigned,
+             .privateUse, .surrogate, .nonspacingMark, .enclosingMark:
+            return "U+" + hex(scalar.value, digits: 4)
+        default:
+            return "'\(Character(scalar))'"
+        }
     }
 
     static func hex(_ value: UInt32, digits: Int) -> String {
