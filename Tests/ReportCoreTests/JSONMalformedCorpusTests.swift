@@ -133,6 +133,22 @@ final class JSONMalformedCorpusTests: XCTestCase {
         assertSyntaxError([0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF, 0x5B, 0x5D], "unexpected character U+FEFF", at: 3)
     }
 
+    func testSpecialBytesAtEveryPositionOfAWord() {
+        // Strings are scanned eight bytes at a time: put each kind of special byte at every place.
+        for count in 0..<20 {
+            let prefix = String(repeating: "a", count: count)
+            let suffix = "bcdefghijk"
+            for (written, decoded) in [("\\\"", "\""), ("é", "é"), ("\\n", "\n"), ("😀", "😀"), ("\u{7F}", "\u{7F}"), ("", "")] {
+                XCTAssertEqual(readJSON("[\"\(prefix)\(written)\(suffix)\"]").values, [.string(prefix + decoded + suffix)])
+            }
+            assertSyntaxError("[\"\(prefix)\u{1F}\(suffix)\"]", "control character U+001F in string", at: 2 + count)
+            assertSyntaxError(Array("[\"\(prefix)".utf8) + [0xFF] + Array("\(suffix)\"]".utf8), "invalid UTF-8 byte 0xFF",
+                              at: 2 + count)
+            assertSyntaxError(Array("[\"\(prefix)".utf8) + [0xE2, 0x28, 0xA1] + Array("\(suffix)\"]".utf8),
+                              "invalid UTF-8 byte 0xE2", at: 2 + count)
+        }
+    }
+
     func testControlCharactersInStrings() {
         assertSyntaxError("[\"a\tb\"]", "control character U+0009 in string", at: 3)
         assertSyntaxError("[\"a\nb\"]", "control character U+000A in string", at: 3)

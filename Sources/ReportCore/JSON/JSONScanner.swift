@@ -28,8 +28,11 @@ struct JSONScanner {
 
     /// Pieces of a string or number that straddles refills; its capacity is kept between tokens.
     var scratch: [UInt8] = []
-    /// Containers enclosing the one being filled by `parseValue`; its capacity is kept too.
-    var parents: [ParentContainer] = []
+    /// Containers enclosing the one being filled by `parseValue` (whether each is an object, and
+    /// the open arrays and objects with their pending member name); capacities are kept too.
+    var openKinds: [Bool] = []
+    var openArrays: [[JSONValue]] = []
+    var openObjects: [(members: [JSONObject.Member], pendingKey: String)] = []
 
     init(source: ByteSource, bytes: UnsafeMutablePointer<UInt8>, capacity: Int,
          maxDepth: Int, maxStringBytes: Int, maxRecordBytes: Int) {
@@ -160,12 +163,6 @@ struct JSONScanner {
         let text = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
-}
-
-/// A container left open while `parseValue` fills a nested one.
-enum ParentContainer {
-    case array([JSONValue])
-    case object([JSONObject.Member], pendingKey: String)
 }
 
 #if canImport(Glibc)
