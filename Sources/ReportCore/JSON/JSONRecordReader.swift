@@ -45,7 +45,8 @@ public final class JSONRecordReader {
     public init(source: ByteSource, jsonLines: Bool, maxDepth: Int = 512, maxStringBytes: Int = 16 << 20,
                 maxRecordBytes: Int = 64 << 20, bufferSize: Int = 64 << 10) {
         let capacity = max(1, bufferSize)
-        buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + JSONScanner.padding)
+        buffer.initialize(repeating: 0, count: capacity + JSONScanner.padding)
         let scanner = JSONScanner(source: source, bytes: buffer, capacity: capacity, maxDepth: max(0, maxDepth),
                                   maxStringBytes: max(0, maxStringBytes), maxRecordBytes: max(0, maxRecordBytes))
         cursor = JSONRecordCursor(scanner: scanner, jsonLines: jsonLines)

@@ -2,24 +2,30 @@
 /// there without escapes, and a path that assembles it in `scratch` otherwise.
 extension JSONScanner {
     /// Reads a string whose opening quote is at the current position, through its closing quote.
+    /// The fast path: the whole string is in the buffer and holds no escape.
+    @inline(__always)
     mutating func parseString() throws -> String {
+        let start = position + 1
+        let end = JSONScanner.plainRunEnd(bytes, from: start, to: limit)
+        if end < limit && bytes[end] == 0x22 && end - start <= maxStringBytes {
+            let count = end - start
+            position = end + 1
+            if count == 0 { return "" }
+            if count <= JSONSmallStringCache.maximumCount { return smallStrings.string(at: bytes + start, count: count) }
+            return String(decoding: UnsafeBufferPointer(start: bytes + start, count: count), as: UTF8.self)
+        }
+        return try parseStringSlowly()
+    }
+
+    /// Any other string: escapes, characters cut by a refill, errors. It is assembled in `scratch`.
+    @inline(never)
+    private mutating func parseStringSlowly() throws -> String {
         let quoteOffset = offset
         position += 1
-        // Whether `scratch` holds the string's beginning (set when the fast path is left).
-        var assembling = false
+        scratch.removeAll(keepingCapacity: true)
         while true {
             let segmentStart = position
             let index = JSONScanner.plainRunEnd(bytes, from: position, to: limit)
-            if index < limit && bytes[index] == 0x22 && !assembling {
-                let count = index - segmentStart
-                if count > maxStringBytes { throw tooLong(at: quoteOffset) }
-                position = index + 1
-                return String(decoding: UnsafeBufferPointer(start: bytes + segmentStart, count: count), as: UTF8.self)
-            }
-            if !assembling {
-                scratch.removeAll(keepingCapacity: true)
-                assembling = true
-            }
             if index > segmentStart {
                 if scratch.count + (index - segmentStart) > maxStringBytes { throw tooLong(at: quoteOffset) }
                 scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + segmentStart, count: index - segmentStart))

@@ -9,7 +9,8 @@
 /// JSON Lines resume at the next newline after an error.
 struct JSONScanner {
     let source: ByteSource
-    /// The fixed buffer: `capacity` bytes, owned (and freed) by the reader.
+    /// The fixed buffer: `capacity` bytes for data, then `JSONScanner.padding` zero bytes so that
+    /// word loads near the end stay inside the allocation. Owned (and freed) by the reader.
     let bytes: UnsafeMutablePointer<UInt8>
     let capacity: Int
     /// Next unread byte in the buffer.
@@ -26,6 +27,10 @@ struct JSONScanner {
     let maxStringBytes: Int
     let maxRecordBytes: Int
 
+    static let padding = 16
+
+    /// Short strings already made, handed out again.
+    var smallStrings = JSONSmallStringCache()
     /// Pieces of a string or number that straddles refills; its capacity is kept between tokens.
     var scratch: [UInt8] = []
     /// Containers enclosing the one being filled by `parseValue` (whether each is an object, and
