@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The byte level of the JSON reader: one fixed buffer refilled from a `ByteSource`, the absolute
 /// offset of every byte, whitespace, and the error messages that quote a byte.
 ///
@@ -169,12 +175,6 @@ struct JSONScanner {
         return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// memchr, typed.
 @inline(__always)
