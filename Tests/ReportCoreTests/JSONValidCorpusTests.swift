@@ -196,4 +196,36 @@ final class JSONValidCorpusTests: XCTestCase {
         XCTAssertEqual(readJSON(#"["12345678", "1234567\u00e9"]"#, maxStringBytes: 9).values,
                        [.string("12345678"), .string("1234567é")])
     }
+
+    func testManyShortStringsComeBackExactly() {
+        // Short strings are handed out from a cache keyed by their bytes: collisions and lengths
+        // 1…16 (with look-alike prefixes) must still give each string its own value.
+        var strings: [String] = []
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789-_ é")
+        var state: UInt64 = 42
+        for index in 0..<3_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let length = index % 16 + 1
+            var text = ""
+            for position in 0..<length {
+                text.append(alphabet[Int((state >> UInt64(position * 3 % 60)) % UInt64(alphabet.count))])
+            }
+            strings.append(text)
+            strings.append(String(text.prefix(length - 1)))
+        }
+        // Same length, one byte different, at every place of both words.
+        let base = Array("abcdefghijklmnop")
+        for length in 1...16 {
+            strings.append(String(base[0..<length]))
+            for place in 0..<length {
+                var variant = Array(base[0..<length])
+                variant[place] = "Z"
+                strings.append(String(variant))
+            }
+        }
+        let forward = strings.map { "\"\($0)\"" }.joined(separator: ",")
+        let backward = strings.reversed().map { "\"\($0)\"" }.joined(separator: ",")
+        let outcome = readJSON("[[\(forward)],[\(backward)]]")
+        XCTAssertEqual(outcome.values, [.array(strings.map { .string($0) }), .array(strings.reversed().map { .string($0) })])
+    }
 }

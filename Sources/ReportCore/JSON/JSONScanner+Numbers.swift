@@ -64,45 +64,82 @@ extension JSONScanner {
         let negative = count > 0 && run[0] == UInt8(ascii: "-")
         if negative { index = 1 }
         guard isDigit(index) else { throw invalid(at: index) }
-        var magnitude: UInt64 = 0
-        var fitsInteger = true
+        // All digits, integer and fraction, as one integer; `exact` until it overflows.
+        var significand: UInt64 = 0
+        var exact = true
+        var isInteger = true
+        @inline(__always) func accumulate(_ digit: UInt8) {
+            let (times10, overflowMultiply) = significand.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAdd) = times10.addingReportingOverflow(UInt64(digit - 0x30))
+            if overflowMultiply || overflowAdd { exact = false }
+            significand = sum
+        }
         if run[index] == UInt8(ascii: "0") {
             index += 1
             if isDigit(index) { throw error("leading zero in number '\(String(decoding: run.prefix(40), as: UTF8.self))'", at: start) }
         } else {
             while isDigit(index) {
-                let digit = UInt64(run[index] - 0x30)
-                let (times10, overflowMultiply) = magnitude.multipliedReportingOverflow(by: 10)
-                let (sum, overflowAdd) = times10.addingReportingOverflow(digit)
-                if overflowMultiply || overflowAdd { fitsInteger = false }
-                magnitude = sum
+                accumulate(run[index])
                 index += 1
             }
         }
+        var fractionDigits = 0
         if index < count && run[index] == UInt8(ascii: ".") {
-            fitsInteger = false
+            isInteger = false
             index += 1
             guard isDigit(index) else { throw invalid(at: index) }
-            while isDigit(index) { index += 1 }
+            while isDigit(index) {
+                accumulate(run[index])
+                fractionDigits += 1
+                index += 1
+            }
         }
+        var exponent = 0
         if index < count && (run[index] == UInt8(ascii: "e") || run[index] == UInt8(ascii: "E")) {
-            fitsInteger = false
+            isInteger = false
             index += 1
-            if index < count && (run[index] == UInt8(ascii: "+") || run[index] == UInt8(ascii: "-")) { index += 1 }
+            var exponentNegative = false
+            if index < count && (run[index] == UInt8(ascii: "+") || run[index] == UInt8(ascii: "-")) {
+                exponentNegative = run[index] == UInt8(ascii: "-")
+                index += 1
+            }
             guard isDigit(index) else { throw invalid(at: index) }
-            while isDigit(index) { index += 1 }
+            while isDigit(index) {
+                exponent = exponent * 10 + Int(run[index] - 0x30)
+                // Past any useful size the exact value no longer matters (strtod takes over).
+                if exponent > 100_000 {
+                    exponent = 100_000
+                    exact = false
+                }
+                index += 1
+            }
+            if exponentNegative { exponent = -exponent }
         }
         if index < count { throw invalid(at: index) }
-        if fitsInteger {
-            if !negative && magnitude <= UInt64(Int64.max) { return .integer(Int64(magnitude)) }
-            if negative && magnitude <= UInt64(Int64.max) { return .integer(-Int64(magnitude)) }
-            if negative && magnitude == UInt64(Int64.max) + 1 { return .integer(Int64.min) }
+        if isInteger && exact {
+            if significand <= UInt64(Int64.max) { return .integer(negative ? -Int64(significand) : Int64(significand)) }
+            if negative && significand == UInt64(Int64.max) + 1 { return .integer(Int64.min) }
         }
         let literal = String(decoding: run, as: UTF8.self)
+        // Clinger's fast path: a significand below 2^53 times or over an exact power of ten up to
+        // 1e22 is one correctly rounded operation. Everything else goes to the C library (strtod).
+        let scale = exponent - fractionDigits
+        if exact && significand <= 1 << 53 && scale >= -22 && scale <= 22 {
+            let magnitude = Double(significand)
+            let value = scale < 0 ? magnitude / JSONScanner.exactPowersOfTen[-scale]
+                : magnitude * JSONScanner.exactPowersOfTen[scale]
+            return .number(negative ? -value : value, literal: literal)
+        }
         // The grammar was checked above, so the conversion cannot fail; out-of-range values
         // become ±infinity or zero, and the literal keeps what was written.
         return .number(Double(literal) ?? .nan, literal: literal)
     }
+
+    /// 1e0 … 1e22: the powers of ten that a Double holds exactly.
+    static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// `true`, `false` or `null`, whose first byte is at the current position.
     mutating func parseLiteral(_ first: UInt8) throws -> JSONValue {

@@ -2,31 +2,30 @@
 /// there without escapes, and a path that assembles it in `scratch` otherwise.
 extension JSONScanner {
     /// Reads a string whose opening quote is at the current position, through its closing quote.
+    /// The fast path: the whole string is in the buffer and holds no escape.
+    @inline(__always)
     mutating func parseString() throws -> String {
+        let start = position + 1
+        let end = JSONScanner.plainRunEnd(bytes, from: start, to: limit)
+        if end < limit && bytes[end] == 0x22 && end - start <= maxStringBytes {
+            let count = end - start
+            position = end + 1
+            if count == 0 { return "" }
+            if count <= JSONSmallStringCache.maximumCount { return smallStrings.string(at: bytes + start, count: count) }
+            return String(decoding: UnsafeBufferPointer(start: bytes + start, count: count), as: UTF8.self)
+        }
+        return try parseStringSlowly()
+    }
+
+    /// Any other string: escapes, characters cut by a refill, errors. It is assembled in `scratch`.
+    @inline(never)
+    private mutating func parseStringSlowly() throws -> String {
         let quoteOffset = offset
         position += 1
         scratch.removeAll(keepingCapacity: true)
         while true {
             let segmentStart = position
-            var index = position
-            // The hot loop: plain ASCII and well-formed multi-byte characters.
-            while index < limit {
-                let byte = bytes[index]
-                if byte >= 0x80 {
-                    let length = JSONScanner.validSequenceLength(bytes + index, available: limit - index)
-                    if length <= 0 { break }
-                    index += length
-                    continue
-                }
-                if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
-                index += 1
-            }
-            if index < limit && bytes[index] == 0x22 && scratch.isEmpty {
-                let count = index - segmentStart
-                if count > maxStringBytes { throw tooLong(at: quoteOffset) }
-                position = index + 1
-                return String(decoding: UnsafeBufferPointer(start: bytes + segmentStart, count: count), as: UTF8.self)
-            }
+            let index = JSONScanner.plainRunEnd(bytes, from: position, to: limit)
             if index > segmentStart {
                 if scratch.count + (index - segmentStart) > maxStringBytes { throw tooLong(at: quoteOffset) }
                 scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + segmentStart, count: index - segmentStart))
@@ -55,6 +54,43 @@ extension JSONScanner {
                 appendToScratch(try decodeScalarSlowly())
             }
             if scratch.count > maxStringBytes { throw tooLong(at: quoteOffset) }
+        }
+    }
+
+    /// The end of the run of bytes from `start` that a string holds as they are: printable ASCII
+    /// other than `"` and `\\`, and well-formed multi-byte characters. Eight bytes are checked at
+    /// once (SWAR): the high bit of a byte of `special` is set when that byte is `"`, `\\`, a
+    /// control character or non-ASCII. Borrows can only mark bytes above a truly special one, so
+    /// the lowest marked byte is exact.
+    @inline(__always)
+    static func plainRunEnd(_ bytes: UnsafeMutablePointer<UInt8>, from start: Int, to limit: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        while true {
+            if limit - index >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+                let quotes = word ^ (ones &* 0x22)
+                let backslashes = word ^ (ones &* 0x5C)
+                let special = (((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+                    | (word &- ones &* 0x20) | word) & highBits
+                if special == 0 {
+                    index += 8
+                    continue
+                }
+                index += special.trailingZeroBitCount >> 3
+            } else if index >= limit {
+                return index
+            }
+            let byte = bytes[index]
+            if byte >= 0x80 {
+                let length = validSequenceLength(bytes + index, available: limit - index)
+                if length <= 0 { return index }
+                index += length
+                continue
+            }
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 { return index }
+            index += 1
         }
     }
 

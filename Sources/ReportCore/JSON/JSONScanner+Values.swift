@@ -5,7 +5,9 @@ extension JSONScanner {
     /// record's first byte, for the record size limit. Depth counts the record's own containers:
     /// a record `{}` has depth 1, and opening container number `maxDepth + 1` is an error.
     mutating func parseValue(recordStart: Int) throws -> JSONValue {
-        parents.removeAll(keepingCapacity: true)
+        openArrays.removeAll(keepingCapacity: true)
+        openObjects.removeAll(keepingCapacity: true)
+        openKinds.removeAll(keepingCapacity: true)
         var depth = 0
         var inObject = false
         var items: [JSONValue] = []
@@ -32,15 +34,23 @@ extension JSONScanner {
                     break
                 }
                 if depth > 0 {
-                    parents.append(inObject ? .object(members, pendingKey: key) : .array(items))
+                    openKinds.append(inObject)
+                    if inObject {
+                        openObjects.append((members, key))
+                    } else {
+                        openArrays.append(items)
+                    }
                 }
                 depth += 1
                 inObject = isObject
+                // Records are small objects: room for a typical one at once, not 1, 2, 4, 8… .
                 if isObject {
                     members = []
+                    members.reserveCapacity(12)
                     key = try parseKey()
                 } else {
                     items = []
+                    items.reserveCapacity(4)
                 }
                 continue nextValue
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -72,14 +82,12 @@ extension JSONScanner {
                 value = inObject ? .object(JSONObject(members: members)) : .array(items)
                 depth -= 1
                 if depth > 0 {
-                    switch parents.removeLast() {
-                    case .array(let parentItems):
-                        items = parentItems
-                        inObject = false
-                    case .object(let parentMembers, let pendingKey):
-                        members = parentMembers
-                        key = pendingKey
-                        inObject = true
+                    // Moved back out of the stacks, so that appending does not copy them.
+                    inObject = openKinds.removeLast()
+                    if inObject {
+                        (members, key) = openObjects.removeLast()
+                    } else {
+                        items = openArrays.removeLast()
                     }
                 }
             }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The byte level of the JSON reader: one fixed buffer refilled from a `ByteSource`, the absolute
 /// offset of every byte, whitespace, and the error messages that quote a byte.
 ///
@@ -9,7 +15,8 @@
 /// JSON Lines resume at the next newline after an error.
 struct JSONScanner {
     let source: ByteSource
-    /// The fixed buffer: `capacity` bytes, owned (and freed) by the reader.
+    /// The fixed buffer: `capacity` bytes for data, then `JSONScanner.padding` zero bytes so that
+    /// word loads near the end stay inside the allocation. Owned (and freed) by the reader.
     let bytes: UnsafeMutablePointer<UInt8>
     let capacity: Int
     /// Next unread byte in the buffer.
@@ -26,10 +33,17 @@ struct JSONScanner {
     let maxStringBytes: Int
     let maxRecordBytes: Int
 
+    static let padding = 16
+
+    /// Short strings already made, handed out again.
+    var smallStrings = JSONSmallStringCache()
     /// Pieces of a string or number that straddles refills; its capacity is kept between tokens.
     var scratch: [UInt8] = []
-    /// Containers enclosing the one being filled by `parseValue`; its capacity is kept too.
-    var parents: [ParentContainer] = []
+    /// Containers enclosing the one being filled by `parseValue` (whether each is an object, and
+    /// the open arrays and objects with their pending member name); capacities are kept too.
+    var openKinds: [Bool] = []
+    var openArrays: [[JSONValue]] = []
+    var openObjects: [(members: [JSONObject.Member], pendingKey: String)] = []
 
     init(source: ByteSource, bytes: UnsafeMutablePointer<UInt8>, capacity: Int,
          maxDepth: Int, maxStringBytes: Int, maxRecordBytes: Int) {
@@ -129,7 +143,7 @@ struct JSONScanner {
         if byte < 0x80 { return error("unexpected character \(JSONScanner.describe(byte))", at: at) }
         do {
             let scalar = try decodeScalarSlowly()
-            return error("unexpected character '\(Character(scalar))'", at: at)
+            return error("unexpected character \(JSONScanner.describe(scalar))", at: at)
         } catch let syntaxError as JSONSyntaxError {
             return syntaxError
         }
@@ -143,23 +157,24 @@ struct JSONScanner {
         return "U+" + hex(UInt32(byte), digits: 4)
     }
 
+    /// A visible character in quotes; an invisible one (control, format, space, unassigned) as a
+    /// code point, so that the message shows what is there.
+    static func describe(_ scalar: Unicode.Scalar) -> String {
+        if scalar.isASCII { return describe(UInt8(scalar.value)) }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .unassigned,
+             .privateUse, .surrogate, .nonspacingMark, .enclosingMark:
+            return "U+" + hex(scalar.value, digits: 4)
+        default:
+            return "'\(Character(scalar))'"
+        }
+    }
+
     static func hex(_ value: UInt32, digits: Int) -> String {
         let text = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }
-
-/// A container left open while `parseValue` fills a nested one.
-enum ParentContainer {
-    case array([JSONValue])
-    case object([JSONObject.Member], pendingKey: String)
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// memchr, typed.
 @inline(__always)

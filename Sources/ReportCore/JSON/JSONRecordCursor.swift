@@ -1,0 +1,215 @@
+/// The layout state machine behind `JSONRecordReader`: a struct, so that one exclusive access to
+/// the reader's stored cursor covers a whole `next()` instead of one per scanner call.
+struct JSONRecordCursor {
+    var layout: JSONLayout?
+    var wrapperScalars: [JSONObject.Member] = []
+    var scanner: JSONScanner
+
+    enum State {
+        case start
+        case jsonLines
+        case arrayElements(first: Bool, inWrapper: Bool)
+        case wrapperMembers(first: Bool, recordsSeen: Bool)
+        case trailing(afterWrapper: Bool)
+        case finished
+        case failed(any Error)
+    }
+
+    let jsonLines: Bool
+    var state = State.start
+    private var recordCount = 0
+    /// JSON Lines: the 1-based line of the next unread byte.
+    private var line = 1
+
+    init(scanner: JSONScanner, jsonLines: Bool) {
+        self.scanner = scanner
+        self.jsonLines = jsonLines
+    }
+
+    /// The next record, or nil at the end of the file; after an error, that error again.
+    mutating func next() throws -> JSONRecord? {
+        if case .failed(let error) = state { throw error }
+        do {
+            return try step()
+        } catch {
+            if error is NotAWrapper { layout = nil }
+            state = .failed(error)
+            throw error
+        }
+    }
+
+    private mutating func step() throws -> JSONRecord? {
+        while true {
+            switch state {
+            case .start:
+                if jsonLines {
+                    layout = .jsonLines
+                    scanner.lineMode = true
+                    state = .jsonLines
+                    if let badStart = try skipByteOrderMarkOfLines() { return badStart }
+                    continue
+                }
+                try skipByteOrderMark()
+                guard let byte = try scanner.significantByte() else {
+                    layout = .jsonLines
+                    state = .finished
+                    return nil
+                }
+                if byte == UInt8(ascii: "[") {
+                    scanner.position += 1
+                    layout = .array
+                    state = .arrayElements(first: true, inWrapper: false)
+                } else if byte == UInt8(ascii: "{") {
+                    scanner.position += 1
+                    state = .wrapperMembers(first: true, recordsSeen: false)
+                } else {
+                    throw try scanner.unexpectedCharacter()
+                }
+            case .jsonLines:
+                return try nextLine()
+            case .arrayElements(let first, let inWrapper):
+                guard let byte = try scanner.significantByte() else { throw try scanner.endOfInput() }
+                if byte == UInt8(ascii: "]") {
+                    scanner.position += 1
+                    state = inWrapper ? .wrapperMembers(first: false, recordsSeen: true) : .trailing(afterWrapper: false)
+                    continue
+                }
+                if !first {
+                    guard byte == UInt8(ascii: ",") else { throw try scanner.unexpectedCharacter() }
+                    scanner.position += 1
+                }
+                return try nextElement(inWrapper: inWrapper)
+            case .wrapperMembers(let first, let recordsSeen):
+                try readWrapperMember(first: first, recordsSeen: recordsSeen)
+            case .trailing(let afterWrapper):
+                if try scanner.significantByte() != nil {
+                    if afterWrapper { throw NotAWrapper(reason: "text after the object", byteOffset: scanner.offset) }
+                    throw try scanner.unexpectedCharacter()
+                }
+                state = .finished
+                return nil
+            case .finished:
+                return nil
+            case .failed(let error):
+                throw error
+            }
+        }
+    }
+
+    /// One element of the records array, whose separator has been consumed.
+    private mutating func nextElement(inWrapper: Bool) throws -> JSONRecord {
+        guard let byte = try scanner.significantByte() else { throw try scanner.endOfInput() }
+        if inWrapper && byte != UInt8(ascii: "{") && JSONRecordCursor.startsValue(byte) {
+            throw NotAWrapper(reason: "an element of the array is not an object", byteOffset: scanner.offset)
+        }
+        let recordStart = scanner.offset
+        let value = try scanner.parseValue(recordStart: recordStart)
+        state = .arrayElements(first: false, inWrapper: inWrapper)
+        recordCount += 1
+        return JSONRecord(index: recordCount, line: nil, byteOffset: recordStart, value: .success(value))
+    }
+
+    /// One member of a top-level object (or its end), deciding whether it is a wrapper.
+    private mutating func readWrapperMember(first: Bool, recordsSeen: Bool) throws {
+        guard let byte = try scanner.significantByte() else { throw try scanner.endOfInput() }
+        if byte == UInt8(ascii: "}") {
+            if !recordsSeen { throw NotAWrapper(reason: "no array in the object", byteOffset: scanner.offset) }
+            scanner.position += 1
+            state = .trailing(afterWrapper: true)
+            return
+        }
+        if !first {
+            guard byte == UInt8(ascii: ",") else { throw try scanner.unexpectedCharacter() }
+            scanner.position += 1
+        }
+        let key = try scanner.parseKey()
+        guard let valueByte = try scanner.significantByte() else { throw try scanner.endOfInput() }
+        switch valueByte {
+        case UInt8(ascii: "["):
+            if recordsSeen { throw NotAWrapper(reason: "a second array", byteOffset: scanner.offset) }
+            scanner.position += 1
+            layout = .wrapper(key: key)
+            state = .arrayElements(first: true, inWrapper: true)
+        case UInt8(ascii: "{"):
+            throw NotAWrapper(reason: "an object member", byteOffset: scanner.offset)
+        default:
+            let value = try scanner.parseValue(recordStart: scanner.offset)
+            wrapperScalars.append(JSONObject.Member(key: key, value: value))
+            state = .wrapperMembers(first: false, recordsSeen: recordsSeen)
+        }
+    }
+
+    /// Whether `byte` can start a JSON value (so that a wrong element is "not a wrapper" rather
+    /// than a syntax error).
+    private static func startsValue(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "["), UInt8(ascii: "{"), 0x22, UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    // MARK: JSON Lines
+
+    /// The record on the next non-blank line.
+    private mutating func nextLine() throws -> JSONRecord? {
+        while true {
+            guard try scanner.significantByte() != nil else {
+                if try scanner.peek() == 0x0A {
+                    scanner.position += 1
+                    line += 1
+                    continue
+                }
+                state = .finished
+                return nil
+            }
+            recordCount += 1
+            let recordLine = line
+            let recordStart = scanner.offset
+            do {
+                let value = try scanner.parseValue(recordStart: recordStart)
+                if try scanner.significantByte() != nil { throw try scanner.unexpectedCharacter() }
+                if try scanner.peek() == 0x0A {
+                    scanner.position += 1
+                    line += 1
+                }
+                return JSONRecord(index: recordCount, line: recordLine, byteOffset: recordStart, value: .success(value))
+            } catch let syntaxError as JSONSyntaxError {
+                return try rejectLine(syntaxError, line: recordLine, start: recordStart)
+            }
+        }
+    }
+
+    /// The bad line as one failed record, and the reader moved to the start of the next line.
+    private mutating func rejectLine(_ syntaxError: JSONSyntaxError, line recordLine: Int, start: Int) throws -> JSONRecord {
+        if try scanner.skipLine() { line += 1 }
+        return JSONRecord(index: recordCount, line: recordLine, byteOffset: start,
+                          value: .failure(syntaxError.onLine(recordLine)))
+    }
+
+    // MARK: Byte order mark
+
+    /// Skips a leading U+FEFF encoded in UTF-8. Any other character starting with its first byte
+    /// is an error (no JSON text starts with a non-ASCII character).
+    private mutating func skipByteOrderMark() throws {
+        guard try scanner.peek() == 0xEF else { return }
+        let at = scanner.offset
+        let scalar = try scanner.decodeScalarSlowly()
+        if scalar != "\u{FEFF}" {
+            throw JSONSyntaxError(message: "unexpected character \(JSONScanner.describe(scalar))", byteOffset: at)
+        }
+    }
+
+    /// The same for JSON Lines, where a bad start is a bad first line rather than a fatal error.
+    private mutating func skipByteOrderMarkOfLines() throws -> JSONRecord? {
+        do {
+            try skipByteOrderMark()
+            return nil
+        } catch let syntaxError as JSONSyntaxError {
+            recordCount += 1
+            return try rejectLine(syntaxError, line: 1, start: 0)
+        }
+    }
+}
