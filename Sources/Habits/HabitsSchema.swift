@@ -53,18 +53,12 @@ public enum HabitsSchema {
             date TEXT NOT NULL,
             libelle TEXT NOT NULL,
             state TEXT NOT NULL CHECK (state IN ('a_faire', 'en_cours', 'terminee')),
+            contexte TEXT,
             created_at_us INTEGER,
             completed_at_us INTEGER,
             import_seq INTEGER NOT NULL
         ) STRICT;
         CREATE INDEX tasks_user_date ON tasks (user_id, date);
-
-        CREATE TABLE task_contexts (
-            task_id TEXT NOT NULL,
-            position INTEGER NOT NULL,
-            context TEXT NOT NULL,
-            PRIMARY KEY (task_id, position)
-        ) STRICT, WITHOUT ROWID;
 
         CREATE TABLE focus_sessions (
             id TEXT NOT NULL PRIMARY KEY,

@@ -9,7 +9,8 @@ public struct TaskRecord: Sendable, Equatable {
     public let date: Day
     public let libelle: String
     public let state: String
-    /// Kept as given (child table `task_contexts`); empty when absent.
+    /// Kept as given, as a JSON array in the `contexte` column (no metric reads a task's contexts,
+    /// so one column costs one write where a child table cost three per task); empty when absent.
     public let contexte: [String]
     public let createdAt: Timestamp?
     public let completedAt: Timestamp?
@@ -28,25 +29,23 @@ public struct TaskRecord: Sendable, Equatable {
     }
 }
 
-/// Upserts `tasks` records by id, replacing their contexts whole.
+/// Upserts `tasks` records by id.
 public final class TasksImporter: KindImporter {
     private let upsert: Statement
-    private let contexts: ChildRows
 
     public init(database: Database) throws {
         upsert = try database.prepare(Upsert.sql(table: "tasks", columns: [
-            "id", "user_id", "date", "libelle", "state", "created_at_us", "completed_at_us", "import_seq",
+            "id", "user_id", "date", "libelle", "state", "contexte", "created_at_us", "completed_at_us", "import_seq",
         ], key: ["id"]))
-        contexts = try ChildRows(database: database, table: "task_contexts", parentColumn: "task_id", columns: ["context"])
     }
 
     public func importRecord(_ record: JSONValue, sequence: Int64) throws {
         let task = try TaskRecord(record)
         try upsert.bind([
             .text(task.id), .text(task.userId), .day(task.date), .text(task.libelle), .text(task.state),
+            task.contexte.isEmpty ? .null : .text(JSONValue.array(task.contexte.map(JSONValue.string)).jsonText),
             .optionalInstant(task.createdAt), .optionalInstant(task.completedAt), .integer(sequence),
         ])
         try upsert.run()
-        try contexts.replace(parent: task.id, rows: task.contexte.map { [.text($0)] })
     }
 }

@@ -61,7 +61,7 @@ final class TasksImportTests: XCTestCase {
     ]
 
     private func contexts(_ id: String = "t1") throws -> [String] {
-        try store.rows("SELECT context FROM task_contexts WHERE task_id = '\(id)' ORDER BY position").compactMap { $0[0].string }
+        try store.rows("SELECT value FROM tasks, json_each(tasks.contexte) WHERE tasks.id = '\(id)' ORDER BY json_each.key").compactMap { $0[0].string }
     }
 
     func testValidTaskIsStoredWithItsContexts() throws {

@@ -23,8 +23,15 @@ public enum JSONValue: Sendable, Equatable {
         return text
     }
 
+    /// The value as compact JSON text, whole (for storing a small list in one column).
+    public var jsonText: String {
+        var text = ""
+        JSONValue.render(self, into: &text, limit: Int.max)
+        return text
+    }
+
     private static func render(_ value: JSONValue, into text: inout String, limit: Int) {
-        if text.count > limit { return }
+        if limit != Int.max, text.count > limit { return }
         switch value {
         case .null: text += "null"
         case .bool(let flag): text += flag ? "true" : "false"
@@ -36,7 +43,7 @@ public enum JSONValue: Sendable, Equatable {
             for (index, item) in items.enumerated() {
                 if index > 0 { text += "," }
                 render(item, into: &text, limit: limit)
-                if text.count > limit { return }
+                if limit != Int.max, text.count > limit { return }
             }
             text += "]"
         case .object(let object):
@@ -45,7 +52,7 @@ public enum JSONValue: Sendable, Equatable {
                 if index > 0 { text += "," }
                 text += quoted(member.key, limit: limit) + ":"
                 render(member.value, into: &text, limit: limit)
-                if text.count > limit { return }
+                if limit != Int.max, text.count > limit { return }
             }
             text += "}"
         }
@@ -53,7 +60,7 @@ public enum JSONValue: Sendable, Equatable {
 
     private static func quoted(_ string: String, limit: Int) -> String {
         var result = "\""
-        for scalar in string.unicodeScalars.prefix(limit + 1) {
+        for scalar in string.unicodeScalars.prefix(limit == Int.max ? Int.max : limit + 1) {
             switch scalar {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
