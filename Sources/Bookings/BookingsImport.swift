@@ -68,8 +68,9 @@ public final class BookingsImporter: KindImporter {
                               columns: ["service_id", "price_cents", "old_price_cents"])
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let booking = try BookingRecord(record)
+    public static func validate(_ record: JSONValue) throws(FieldError) -> BookingRecord { try BookingRecord(record) }
+
+    public func store(_ booking: BookingRecord, sequence: Int64) throws {
         try upsert.bind([
             .text(booking.id), .text(booking.customerId), .optional(booking.slotId), .instant(booking.startsAt),
             .instant(booking.createdAt), .text(booking.status), .integer(booking.amountCents),

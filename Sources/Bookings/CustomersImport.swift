@@ -29,8 +29,9 @@ public final class CustomersImporter: KindImporter {
             table: "customers", columns: ["id", "created_at_us", "postal_code", "import_seq"], key: ["id"]))
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let customer = try CustomerRecord(record)
+    public static func validate(_ record: JSONValue) throws(FieldError) -> CustomerRecord { try CustomerRecord(record) }
+
+    public func store(_ customer: CustomerRecord, sequence: Int64) throws {
         try upsert.bind([.text(customer.id), .instant(customer.createdAt), .optional(customer.postalCode), .integer(sequence)])
         try upsert.run()
     }

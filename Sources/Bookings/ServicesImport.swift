@@ -34,8 +34,9 @@ public final class ServicesImporter: KindImporter {
         ], key: ["id"]))
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let service = try ServiceRecord(record)
+    public static func validate(_ record: JSONValue) throws(FieldError) -> ServiceRecord { try ServiceRecord(record) }
+
+    public func store(_ service: ServiceRecord, sequence: Int64) throws {
         try upsert.bind([
             .text(service.id), .text(service.name), .text(service.category), .integer(service.priceCents),
             .optional(service.oldPriceCents), .integer(service.durationMinutes), .integer(sequence),

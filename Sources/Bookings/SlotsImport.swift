@@ -31,8 +31,9 @@ public final class SlotsImporter: KindImporter {
             table: "slots", columns: ["id", "starts_at_us", "ends_at_us", "capacity", "import_seq"], key: ["id"]))
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let slot = try SlotRecord(record)
+    public static func validate(_ record: JSONValue) throws(FieldError) -> SlotRecord { try SlotRecord(record) }
+
+    public func store(_ slot: SlotRecord, sequence: Int64) throws {
         try upsert.bind([.text(slot.id), .instant(slot.startsAt), .instant(slot.endsAt), .integer(slot.capacity), .integer(sequence)])
         try upsert.run()
     }

@@ -10,7 +10,8 @@ import ReportCore
 /// records it embeds now; records of other ids that an earlier version embedded are kept, since a
 /// loan record has a life of its own (it may also come from a `loan_records` file).
 public final class AssignmentImporter: KindImporter {
-    struct Fields {
+    /// The validated record, built on the reader thread.
+    public struct Fields: Sendable {
         let id: String
         let eventId: String
         let groupId: String?
@@ -66,8 +67,9 @@ public final class AssignmentImporter: KindImporter {
         loanRecords = try LoanRecordStore(database: database)
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let assignment = try Fields(RecordReader(record: record))
+    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields { try Fields(RecordReader(record: record)) }
+
+    public func store(_ assignment: Fields, sequence: Int64) throws {
         try upsert.bind([
             .text(assignment.id), .text(assignment.eventId), .optional(assignment.groupId), .optional(assignment.driverId),
             .text(assignment.brandName), .optional(assignment.modelName),

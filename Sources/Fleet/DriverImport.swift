@@ -2,7 +2,8 @@ import ReportCore
 
 /// Imports `drivers`: the people cars are lent to, charged with the new damage of their loans.
 public final class DriverImporter: KindImporter {
-    struct Fields {
+    /// The validated record, built on the reader thread.
+    public struct Fields: Sendable {
         let id: String
         let name: String
         let company: String?
@@ -20,8 +21,9 @@ public final class DriverImporter: KindImporter {
         upsert = try Upsert.prepare(database, table: "drivers", columns: ["id", "name", "company", "import_seq"])
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let driver = try Fields(RecordReader(record: record))
+    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields { try Fields(RecordReader(record: record)) }
+
+    public func store(_ driver: Fields, sequence: Int64) throws {
         try upsert.bind([.text(driver.id), .text(driver.name), .optional(driver.company), .integer(sequence)])
         try upsert.run()
     }

@@ -5,7 +5,8 @@ import ReportCore
 /// The time zone is stored resolved (`Europe/Paris` when absent) so that analysis never has to
 /// know the default. Opening hours are minutes after local midnight.
 public final class EventImporter: KindImporter {
-    struct Fields {
+    /// The validated record, built on the reader thread.
+    public struct Fields: Sendable {
         let id: String
         let name: String
         let startsOn: Day
@@ -39,8 +40,9 @@ public final class EventImporter: KindImporter {
         ])
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let event = try Fields(RecordReader(record: record))
+    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields { try Fields(RecordReader(record: record)) }
+
+    public func store(_ event: Fields, sequence: Int64) throws {
         try upsert.bind([
             .text(event.id), .text(event.name), .text(event.startsOn.description), .text(event.endsOn.description),
             .text(event.timezone), .integer(Int64(event.opensAtMinutes)), .integer(Int64(event.closesAtMinutes)),

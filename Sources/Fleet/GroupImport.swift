@@ -2,7 +2,8 @@ import ReportCore
 
 /// Imports `groups`: the teams of an event (press, VIP, staff…) that vehicles are lent to.
 public final class GroupImporter: KindImporter {
-    struct Fields {
+    /// The validated record, built on the reader thread.
+    public struct Fields: Sendable {
         let id: String
         let eventId: String
         let name: String
@@ -20,8 +21,9 @@ public final class GroupImporter: KindImporter {
         upsert = try Upsert.prepare(database, table: "groups", columns: ["id", "event_id", "name", "import_seq"])
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let group = try Fields(RecordReader(record: record))
+    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields { try Fields(RecordReader(record: record)) }
+
+    public func store(_ group: Fields, sequence: Int64) throws {
         try upsert.bind([.text(group.id), .text(group.eventId), .text(group.name), .integer(sequence)])
         try upsert.run()
     }

@@ -10,7 +10,14 @@ public final class LoanRecordImporter: KindImporter {
         loanRecords = try LoanRecordStore(database: database)
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+    /// A validated `loan_records` record: the record and where it belongs.
+    public struct Fields: Sendable {
+        let record: LoanRecord
+        let assignmentId: String
+        let kind: LoanRecord.Kind
+    }
+
+    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields {
         let reader = try RecordReader(record: record)
         let loanRecord = try LoanRecord(reading: reader)
         let assignmentId = try reader.id("assignment_id")
@@ -18,6 +25,10 @@ public final class LoanRecordImporter: KindImporter {
         guard let kind = LoanRecord.Kind(rawValue: kindName) else {
             throw reader.fail("kind", .string(kindName), "must be one of check_out, check_in")
         }
-        try loanRecords.write(loanRecord, assignmentId: assignmentId, kind: kind, sequence: sequence)
+        return Fields(record: loanRecord, assignmentId: assignmentId, kind: kind)
+    }
+
+    public func store(_ fields: Fields, sequence: Int64) throws {
+        try loanRecords.write(fields.record, assignmentId: fields.assignmentId, kind: fields.kind, sequence: sequence)
     }
 }

@@ -69,8 +69,9 @@ public final class FlowsImporter: KindImporter {
         contexts = try ChildRows(database: database, table: "flow_contexts", parentColumn: "flow_id", columns: ["context"])
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let flow = try FlowRecord(record)
+    public static func validate(_ record: JSONValue) throws(FieldError) -> FlowRecord { try FlowRecord(record) }
+
+    public func store(_ flow: FlowRecord, sequence: Int64) throws {
         try upsert.bind([
             .text(flow.id), .text(flow.userId), .day(flow.date), .text(flow.libelleAction), .optional(flow.objectif),
             .text(flow.etat), .optional(flow.energieRequise), .optional(flow.tempsEstime), .optional(flow.tempsRealise),

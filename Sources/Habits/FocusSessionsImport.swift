@@ -37,8 +37,9 @@ public final class FocusSessionsImporter: KindImporter {
         ], key: ["id"]))
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let session = try FocusSessionRecord(record)
+    public static func validate(_ record: JSONValue) throws(FieldError) -> FocusSessionRecord { try FocusSessionRecord(record) }
+
+    public func store(_ session: FocusSessionRecord, sequence: Int64) throws {
         try upsert.bind([
             .text(session.id), .text(session.userId), .instant(session.startedAt), .integer(session.totalSeconds),
             .integer(session.remainingSeconds), .optionalInstant(session.endedAt), .integer(sequence),

@@ -22,8 +22,9 @@ public final class LoginsImporter: KindImporter {
             table: "logins", columns: ["user_id", "at_us", "import_seq"], key: ["user_id", "at_us"]))
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let login = try LoginRecord(record)
+    public static func validate(_ record: JSONValue) throws(FieldError) -> LoginRecord { try LoginRecord(record) }
+
+    public func store(_ login: LoginRecord, sequence: Int64) throws {
         try upsert.bind([.text(login.userId), .instant(login.at), .integer(sequence)])
         try upsert.run()
     }

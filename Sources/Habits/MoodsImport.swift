@@ -25,8 +25,9 @@ public final class MoodsImporter: KindImporter {
             table: "moods", columns: ["user_id", "date", "mood", "note", "import_seq"], key: ["user_id", "date"]))
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let mood = try MoodRecord(record)
+    public static func validate(_ record: JSONValue) throws(FieldError) -> MoodRecord { try MoodRecord(record) }
+
+    public func store(_ mood: MoodRecord, sequence: Int64) throws {
         try upsert.bind([.text(mood.userId), .day(mood.date), .integer(mood.mood), .optional(mood.note), .integer(sequence)])
         try upsert.run()
     }

@@ -39,8 +39,9 @@ public final class TasksImporter: KindImporter {
         ], key: ["id"]))
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let task = try TaskRecord(record)
+    public static func validate(_ record: JSONValue) throws(FieldError) -> TaskRecord { try TaskRecord(record) }
+
+    public func store(_ task: TaskRecord, sequence: Int64) throws {
         try upsert.bind([
             .text(task.id), .text(task.userId), .day(task.date), .text(task.libelle), .text(task.state),
             task.contexte.isEmpty ? .null : .text(JSONValue.array(task.contexte.map(JSONValue.string)).jsonText),

@@ -27,8 +27,9 @@ public final class UsersImporter: KindImporter {
             table: "users", columns: ["id", "timezone", "display_name", "created_at_us", "import_seq"], key: ["id"]))
     }
 
-    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        let user = try UserRecord(record)
+    public static func validate(_ record: JSONValue) throws(FieldError) -> UserRecord { try UserRecord(record) }
+
+    public func store(_ user: UserRecord, sequence: Int64) throws {
         try upsert.bind([.text(user.id), .optional(user.timezone), .optional(user.displayName),
                          .optionalInstant(user.createdAt), .integer(sequence)])
         try upsert.run()

@@ -7,7 +7,7 @@ import XCTest
 final class BookingsTestStore {
     let directory: URL
     let database: Database
-    private var importers: [ExportKind: any KindImporter] = [:]
+    private var importers: [ExportKind: ErasedKindImporter] = [:]
     private var sequence: Int64 = 0
 
     init() throws {
@@ -21,7 +21,7 @@ final class BookingsTestStore {
 
     /// Imports one record with the next sequence number, through the module's importer for `kind`.
     func load(_ kind: ExportKind, _ record: JSONValue) throws {
-        let importer: any KindImporter
+        let importer: ErasedKindImporter
         if let existing = importers[kind] {
             importer = existing
         } else {

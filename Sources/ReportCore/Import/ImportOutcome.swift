@@ -30,7 +30,7 @@ public struct FileOutcome: Sendable {
 }
 
 /// One rejected record: where it is, which field, which value, which rule.
-public struct Rejection: Sendable, Equatable {
+public struct Rejection: Error, Sendable, Equatable {
     public let position: Int
     public let line: Int?
     public let recordId: String?

@@ -79,13 +79,13 @@ public final class Importer {
     private func importOnce(_ entry: ImportFiles.Entry, kind: ExportKind, module: DomainModule,
                             digest: (hex: String, size: Int64), jsonLines: Bool) throws -> FileOutcome {
         let source = try FileByteSource(path: entry.path)
-        let reader = RecordPipeline(reader: JSONRecordReader(source: source, jsonLines: jsonLines))
+        let importer = try module.makeImporter(kind, database)
+        let reader = RecordPipeline(reader: JSONRecordReader(source: source, jsonLines: jsonLines), validate: importer.validate)
         defer { reader.close() }
         var outcome = FileOutcome(file: entry.displayName, kind: kind, status: options.checkOnly ? .checked : .imported)
         let started = Importer.now()
         do {
             try database.transaction {
-                let importer = try module.makeImporter(kind, database)
                 try database.run("INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at, forced) VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, ?)",
                                  [.text(entry.displayName), .text(kind.name), .integer(digest.size), .text(digest.hex),
                                   .text(started), .text(started), .integer(options.force ? 1 : 0)])
@@ -95,18 +95,12 @@ public final class Importer {
                 while let record = try reader.next() {
                     outcome.records += 1
                     let rejection: Rejection?
-                    switch record.value {
-                    case .failure(let syntax):
-                        rejection = Rejection(position: record.index, line: record.line, recordId: nil,
-                                              field: "(record)", value: "", rule: "invalid JSON: \(syntax.message) at byte \(syntax.byteOffset)")
-                    case .success(let value):
-                        do {
-                            try importer.importRecord(value, sequence: importId << 32 | Int64(record.index))
-                            rejection = nil
-                        } catch let error as FieldError {
-                            rejection = Rejection(position: record.index, line: record.line, recordId: RecordReader.looseId(value),
-                                                  field: error.field, value: error.value, rule: error.rule)
-                        }
+                    switch record.result {
+                    case .failure(let rejected):
+                        rejection = rejected
+                    case .success(let validated):
+                        try importer.store(validated, Int64(record.index) | importId << 32)
+                        rejection = nil
                     }
                     if let rejection {
                         outcome.rejected += 1

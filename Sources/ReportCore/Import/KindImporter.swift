@@ -1,14 +1,64 @@
-/// Stores the records of one export kind: validates each record whole, then upserts it.
+/// Stores the records of one export kind in two steps: `validate` checks a record whole (pure,
+/// on the reader thread), `store` upserts the validated value (on the database thread).
 ///
-/// A domain gives one per kind. `importRecord` must throw a `FieldError` *before* writing anything
-/// when the record is invalid (a rejected record never half-stores or changes a valid one), and
-/// must replace an earlier row with the same key *whole* (children included).
+/// Splitting them lets validation run beside SQLite on the second core. `validate` throws a
+/// `FieldError` for an invalid record, so nothing is ever half-stored and a rejected record never
+/// changes a valid one; `store` must replace an earlier row with the same key *whole* (children
+/// included).
 public protocol KindImporter: AnyObject {
-    /// - Parameters:
-    ///   - record: the record as read from the file (any JSON value: non-objects are rejected).
-    ///   - sequence: increases with import order and position in the file; stored so that
-    ///     "the latest imported" can break ties in analysis.
-    func importRecord(_ record: JSONValue, sequence: Int64) throws
+    /// The validated record, handed from the reader thread to the database thread.
+    associatedtype Validated: Sendable
+
+    /// Checks every field of a record (any JSON value: non-objects are rejected).
+    static func validate(_ record: JSONValue) throws(FieldError) -> Validated
+
+    /// Upserts a validated record.
+    /// - Parameter sequence: increases with import order and position in the file; stored so that
+    ///   "the latest imported" can break ties in analysis.
+    func store(_ record: Validated, sequence: Int64) throws
+}
+
+extension KindImporter {
+    /// Validates then stores one record (tests and single-threaded callers).
+    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+        try store(Self.validate(record), sequence: sequence)
+    }
+
+    /// The importer with its types erased, for the import pipeline.
+    public var erased: ErasedKindImporter {
+        ErasedKindImporter(
+            validate: { record throws(FieldError) in ValidatedRecord(try Self.validate(record)) },
+            store: { validated, sequence in
+                guard let record = validated.value as? Validated else {
+                    throw KindMismatch(expected: String(describing: Validated.self))
+                }
+                try self.store(record, sequence: sequence)
+            })
+    }
+}
+
+/// A validated record of some kind, on its way from the reader thread to the database thread.
+public struct ValidatedRecord: Sendable {
+    let value: any Sendable
+    init(_ value: any Sendable) { self.value = value }
+}
+
+/// A kind's importer as two closures: `validate` is Sendable (it runs on the reader thread),
+/// `store` stays on the thread that owns the connection.
+public struct ErasedKindImporter {
+    public let validate: @Sendable (JSONValue) throws(FieldError) -> ValidatedRecord
+    public let store: (ValidatedRecord, Int64) throws -> Void
+
+    /// Validates then stores one record (tests and single-threaded callers).
+    public func importRecord(_ record: JSONValue, sequence: Int64) throws {
+        try store(validate(record), sequence)
+    }
+}
+
+/// A validated record handed to the importer of another kind: a wiring mistake, not bad data.
+struct KindMismatch: Error, CustomStringConvertible {
+    let expected: String
+    var description: String { "internal error: a record validated for another kind reached the \(expected) importer" }
 }
 
 /// What a domain (habits, bookings, fleet) gives the import layer: its schema and its importers.
@@ -16,10 +66,10 @@ public struct DomainModule: Sendable {
     public let domain: ExportKind.Domain
     public let migrations: [Migration]
     /// Prepares the statements of one kind's importer on a connection.
-    public let makeImporter: @Sendable (ExportKind, Database) throws -> any KindImporter
+    public let makeImporter: @Sendable (ExportKind, Database) throws -> ErasedKindImporter
 
     public init(domain: ExportKind.Domain, migrations: [Migration],
-                makeImporter: @escaping @Sendable (ExportKind, Database) throws -> any KindImporter) {
+                makeImporter: @escaping @Sendable (ExportKind, Database) throws -> ErasedKindImporter) {
         self.domain = domain
         self.migrations = migrations
         self.makeImporter = makeImporter

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads a file's records on a second thread while the importer stores them on this one, so that
-/// parsing and SQLite overlap on two cores.
+/// Reads and validates a file's records on a second thread while the importer stores them on this
+/// one, so that parsing, validation and SQLite overlap on two cores.
 ///
 /// The reader thread fills batches of records into a small bounded queue (a few hundred records
 /// each, a handful of batches at most), so memory stays flat whatever the file size. A reading
@@ -9,8 +9,8 @@ import Foundation
 /// `--strict` failure, a SQLite error) stops the reader thread.
 final class RecordPipeline: @unchecked Sendable {
     private let condition = NSCondition()
-    private var batches: [[JSONRecord]] = []
-    private var current: [JSONRecord] = []
+    private var batches: [[Item]] = []
+    private var current: [Item] = []
     private var currentIndex = 0
     private var finished = false
     private var failure: (any Error)?
@@ -20,10 +20,21 @@ final class RecordPipeline: @unchecked Sendable {
     private let maximumBatches: Int
     private let batchSize: Int
 
+    /// One record, validated or rejected, with its position in the file.
+    struct Item: Sendable {
+        let index: Int
+        let line: Int?
+        let result: Result<ValidatedRecord, Rejection>
+    }
+
+    private let validate: @Sendable (JSONValue) throws(FieldError) -> ValidatedRecord
+
     /// Starts reading at once on a new thread.
-    init(reader: JSONRecordReader, batchSize: Int = 256, maximumBatches: Int = 8) {
+    init(reader: JSONRecordReader, validate: @escaping @Sendable (JSONValue) throws(FieldError) -> ValidatedRecord,
+         batchSize: Int = 256, maximumBatches: Int = 8) {
         self.batchSize = batchSize
         self.maximumBatches = maximumBatches
+        self.validate = validate
         let box = ReaderBox(reader: reader)
         let thread = Thread { [self] in self.produce(box.reader) }
         thread.name = "report-json-reader"
@@ -40,7 +51,7 @@ final class RecordPipeline: @unchecked Sendable {
     }
 
     /// The next record, nil at the end; rethrows the reader's error where it happened.
-    func next() throws -> JSONRecord? {
+    func next() throws -> Item? {
         if currentIndex < current.count {
             defer { currentIndex += 1 }
             return current[currentIndex]
@@ -71,13 +82,13 @@ final class RecordPipeline: @unchecked Sendable {
     }
 
     private func produce(_ reader: JSONRecordReader) {
-        var batch: [JSONRecord] = []
+        var batch: [Item] = []
         batch.reserveCapacity(batchSize)
         var error: (any Error)?
         while true {
             do {
                 guard let record = try reader.next() else { break }
-                batch.append(record)
+                batch.append(check(record))
             } catch let thrown {
                 error = thrown
                 break
@@ -91,8 +102,26 @@ final class RecordPipeline: @unchecked Sendable {
         finish(error, consumed: reader.bytesConsumed)
     }
 
+    /// Validates one record (a JSON Lines line that is not JSON is rejected as it is).
+    private func check(_ record: JSONRecord) -> Item {
+        switch record.value {
+        case .failure(let syntax):
+            return Item(index: record.index, line: record.line, result: .failure(Rejection(
+                position: record.index, line: record.line, recordId: nil, field: "(record)", value: "",
+                rule: "invalid JSON: \(syntax.message) at byte \(syntax.byteOffset)")))
+        case .success(let value):
+            do {
+                return Item(index: record.index, line: record.line, result: .success(try validate(value)))
+            } catch {
+                return Item(index: record.index, line: record.line, result: .failure(Rejection(
+                    position: record.index, line: record.line, recordId: RecordReader.looseId(value),
+                    field: error.field, value: error.value, rule: error.rule)))
+            }
+        }
+    }
+
     /// Queues a batch, waiting while the queue is full; false when the pipeline was closed.
-    private func push(_ batch: [JSONRecord], consumed bytes: Int) -> Bool {
+    private func push(_ batch: [Item], consumed bytes: Int) -> Bool {
         condition.lock(); defer { condition.unlock() }
         while batches.count >= maximumBatches && !cancelled { condition.wait() }
         if cancelled { return false }
