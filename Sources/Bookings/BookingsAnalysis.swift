@@ -1,0 +1,45 @@
+import ReportCore
+
+/// `report bookings`: the metrics of SPEC §4 over a period, as a `Report`.
+///
+/// Set work (filtering by period, grouping by service and postal code, orphan look-ups, first
+/// bookings) runs in SQL with bound parameters; the day and period of each booking are found in
+/// Swift over one streaming pass, against instants computed once per day from the time zone.
+/// Memory is the per-bucket counters, one 8-byte lead time per non-cancelled booking, and the
+/// small grouped tables; no booking row is kept.
+public enum BookingsAnalysis {
+    public static func report(database: Database, options: BookingsOptions) throws -> Report {
+        let metrics = try BookingsMetrics.compute(database: database, options: options)
+        return BookingsReport.make(metrics)
+    }
+}
+
+/// Every figure and table of a bookings report, computed, before any layout.
+struct BookingsMetrics: Sendable {
+    let options: BookingsOptions
+    let calendar: BookingsCalendar
+    let totals: BookingsTotals
+    let leadTime: LeadTimeSummary
+    let customers: CustomerCounts
+    let services: [ServiceRow]
+    let postalCodes: [PostalCodeRow]
+    let quality: [QualityIssue]
+
+    static func compute(database: Database, options: BookingsOptions) throws -> BookingsMetrics {
+        guard let local = LocalTime(identifier: options.timeZone) else {
+            throw BookingsAnalysisError.unknownTimeZone(options.timeZone)
+        }
+        let calendar = try BookingsCalendar(from: options.from, to: options.to, local: local)
+        // One read transaction: every query sees the same snapshot even while an import writes.
+        return try database.transaction(immediate: false) {
+            let totals = try BookingsTotals.scan(database, calendar: calendar)
+            return BookingsMetrics(
+                options: options, calendar: calendar, totals: totals,
+                leadTime: LeadTimeSummary(sortedMicroseconds: totals.leadTimes),
+                customers: try CustomerCounts.compute(database, calendar: calendar),
+                services: try BookingsBreakdowns.services(database, calendar: calendar),
+                postalCodes: try BookingsBreakdowns.postalCodes(database, calendar: calendar),
+                quality: try QualityIssue.find(database, calendar: calendar, asOf: options.asOf))
+        }
+    }
+}
