@@ -32,14 +32,21 @@ struct BookingsMetrics: Sendable {
         let calendar = try BookingsCalendar(from: options.from, to: options.to, local: local)
         // One read transaction: every query sees the same snapshot even while an import writes.
         return try database.transaction(immediate: false) {
-            let totals = try BookingsTotals.scan(database, calendar: calendar)
+            let filter = try PeriodFilter.choose(database, calendar: calendar)
+            var totals = try BookingsTotals.scan(database, calendar: calendar, filter: filter, asOf: options.asOf)
+            let leadTime = LeadTimeSummary(sortedMicroseconds: totals.leadTimes)
+            totals.leadTimes = []
+            let services = try BookingsBreakdowns.services(database, calendar: calendar, filter: filter)
+            var quality = totals.issues
+            totals.issues = []
+            if services.contains(where: { $0.name == nil }) {
+                quality += try QualityIssue.unknownServices(database, filter: filter, calendar: calendar)
+            }
+            quality.sort(by: QualityIssue.precedes)
             return BookingsMetrics(
-                options: options, calendar: calendar, totals: totals,
-                leadTime: LeadTimeSummary(sortedMicroseconds: totals.leadTimes),
-                customers: try CustomerCounts.compute(database, calendar: calendar),
-                services: try BookingsBreakdowns.services(database, calendar: calendar),
-                postalCodes: try BookingsBreakdowns.postalCodes(database, calendar: calendar),
-                quality: try QualityIssue.find(database, calendar: calendar, asOf: options.asOf))
+                options: options, calendar: calendar, totals: totals, leadTime: leadTime,
+                customers: try CustomerCounts.compute(database, calendar: calendar), services: services,
+                postalCodes: totals.postalCodeRows, quality: quality)
         }
     }
 }

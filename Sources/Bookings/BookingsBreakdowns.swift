@@ -19,15 +19,16 @@ struct PostalCodeRow: Sendable, Equatable {
     /// The booking's own code, else its customer's, else "" (no code).
     let postalCode: String
     /// Bookings of any status.
-    let bookings: Int
+    var bookings: Int
     /// Σ amount_cents of `paid` and `done` bookings.
-    let revenueCents: Double
+    var revenueCents: Double
 }
 
-/// The per-service and per-postal-code tables, grouped in SQL: a few hundred rows at most come
-/// back, whatever the number of bookings. Ordered by key (SQLite's byte order).
+/// The per-service table, grouped in SQL: a few hundred rows at most come back, whatever the
+/// number of bookings. Ordered by key (SQLite's byte order). (Postal codes are grouped during the
+/// bookings scan, which already reads each booking's code.)
 enum BookingsBreakdowns {
-    static func services(_ database: Database, calendar: BookingsCalendar) throws -> [ServiceRow] {
+    static func services(_ database: Database, calendar: BookingsCalendar, filter: PeriodFilter) throws -> [ServiceRow] {
         // Money sums use TOTAL (a double): SUM would fail on integer overflow with absurd prices.
         let statement = try database.prepare("""
             SELECT l.service_id, s.name, s.category, COUNT(*),
@@ -37,7 +38,7 @@ enum BookingsBreakdowns {
             FROM bookings b
             JOIN booking_lines l ON l.booking_id = b.id
             LEFT JOIN services s ON s.id = l.service_id
-            WHERE b.starts_at_us >= ? AND b.starts_at_us < ?
+            WHERE \(filter.condition)
             GROUP BY l.service_id
             ORDER BY l.service_id
             """)
@@ -47,26 +48,6 @@ enum BookingsBreakdowns {
             rows.append(ServiceRow(serviceId: statement.string(0), name: statement.stringOrNil(1),
                                    category: statement.stringOrNil(2), lines: Int(statement.int64(3)),
                                    revenueCents: statement.double(4), discountCents: statement.double(5)))
-        }
-        return rows
-    }
-
-    /// An empty postal code counts as none, so the customer's code is used instead.
-    static func postalCodes(_ database: Database, calendar: BookingsCalendar) throws -> [PostalCodeRow] {
-        let statement = try database.prepare("""
-            SELECT COALESCE(NULLIF(b.postal_code, ''), NULLIF(c.postal_code, ''), '') AS code, COUNT(*),
-                   TOTAL(CASE WHEN b.status IN ('paid', 'done') THEN b.amount_cents ELSE 0 END)
-            FROM bookings b
-            LEFT JOIN customers c ON c.id = b.customer_id
-            WHERE b.starts_at_us >= ? AND b.starts_at_us < ?
-            GROUP BY code
-            ORDER BY code
-            """)
-        try statement.bind([.integer(calendar.start), .integer(calendar.end)])
-        var rows: [PostalCodeRow] = []
-        while try statement.step() {
-            rows.append(PostalCodeRow(postalCode: statement.string(0), bookings: Int(statement.int64(1)),
-                                      revenueCents: statement.double(2)))
         }
         return rows
     }

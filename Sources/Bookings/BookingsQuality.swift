@@ -66,45 +66,28 @@ struct QualityIssue: Sendable, Equatable {
             + (fraction < 10 ? "0" : "") + String(fraction)
     }
 
-    /// Every issue of the bookings starting in the period, by issue (SPEC order), then booking id,
-    /// then subject. Orphans are looked up with NOT EXISTS on the referenced table's primary key.
-    static func find(_ database: Database, calendar: BookingsCalendar, asOf: Timestamp) throws -> [QualityIssue] {
-        let period = "b.starts_at_us >= ?1 AND b.starts_at_us < ?2"
-        let queries: [(Kind, String)] = [
-            (.unresolvedPast, """
-                SELECT b.id, b.status, b.starts_at_us, b.created_at_us FROM bookings b
-                WHERE \(period) AND b.starts_at_us < ?3 AND b.status IN ('pending', 'confirmed') ORDER BY b.id
-                """),
-            (.negativeLeadTime, """
-                SELECT b.id, '', b.starts_at_us, b.created_at_us FROM bookings b
-                WHERE \(period) AND b.status <> 'cancelled' AND b.created_at_us > b.starts_at_us ORDER BY b.id
-                """),
-            (.unknownCustomer, """
-                SELECT b.id, b.customer_id, b.starts_at_us, b.created_at_us FROM bookings b
-                WHERE \(period) AND NOT EXISTS (SELECT 1 FROM customers c WHERE c.id = b.customer_id) ORDER BY b.id
-                """),
-            (.unknownService, """
-                SELECT DISTINCT b.id, l.service_id, b.starts_at_us, b.created_at_us FROM bookings b
-                JOIN booking_lines l ON l.booking_id = b.id
-                WHERE \(period) AND NOT EXISTS (SELECT 1 FROM services s WHERE s.id = l.service_id)
-                ORDER BY b.id, l.service_id
-                """),
-            (.unknownSlot, """
-                SELECT b.id, b.slot_id, b.starts_at_us, b.created_at_us FROM bookings b
-                WHERE \(period) AND b.slot_id IS NOT NULL
-                  AND NOT EXISTS (SELECT 1 FROM slots s WHERE s.id = b.slot_id) ORDER BY b.id
-                """),
-        ]
+    /// The order of `quality.csv`: by issue (SPEC order), then booking id, then subject, in byte
+    /// order like SQL's.
+    static func precedes(_ left: QualityIssue, _ right: QualityIssue) -> Bool {
+        if left.kind != right.kind { return left.kind.rawValue < right.kind.rawValue }
+        if left.record != right.record { return left.record.utf8.lexicographicallyPrecedes(right.record.utf8) }
+        return left.subject.utf8.lexicographicallyPrecedes(right.subject.utf8)
+    }
+
+    /// One issue per booking of the period and service id missing from `services`. Only run when
+    /// the services table showed such an id, so a clean database pays nothing for it.
+    static func unknownServices(_ database: Database, filter: PeriodFilter,
+                                calendar: BookingsCalendar) throws -> [QualityIssue] {
+        let statement = try database.prepare("""
+            SELECT DISTINCT b.id, l.service_id, b.starts_at_us, b.created_at_us FROM bookings b
+            JOIN booking_lines l ON l.booking_id = b.id
+            WHERE \(filter.condition) AND NOT EXISTS (SELECT 1 FROM services s WHERE s.id = l.service_id)
+            """)
+        try statement.bind([.integer(calendar.start), .integer(calendar.end)])
         var issues: [QualityIssue] = []
-        for (kind, sql) in queries {
-            let statement = try database.prepare(sql)
-            try statement.bind(.integer(calendar.start), at: 1)
-            try statement.bind(.integer(calendar.end), at: 2)
-            if kind == .unresolvedPast { try statement.bind(.integer(asOf.microseconds), at: 3) }
-            while try statement.step() {
-                issues.append(QualityIssue(kind: kind, record: statement.string(0), subject: statement.string(1),
-                                           startsAt: statement.int64(2), createdAt: statement.int64(3)))
-            }
+        while try statement.step() {
+            issues.append(QualityIssue(kind: .unknownService, record: statement.string(0), subject: statement.string(1),
+                                       startsAt: statement.int64(2), createdAt: statement.int64(3)))
         }
         return issues
     }

@@ -50,8 +50,8 @@ enum BookingStatus: Int64 {
 }
 
 /// Everything one pass over the period's bookings and slots yields: per-bucket counts, the lead
-/// times of non-cancelled bookings (kept, 8 bytes each, because a median needs them all) and the
-/// cancellation and basket counts.
+/// times of non-cancelled bookings (kept, 8 bytes each, because a median needs them all), the
+/// cancellation and basket counts, the postal-code groups and the per-booking quality issues.
 struct BookingsTotals: Sendable {
     var buckets: [BucketTotals]
     /// starts_at − created_at in microseconds, non-cancelled bookings only, sorted ascending.
@@ -59,6 +59,11 @@ struct BookingsTotals: Sendable {
     var lateCancellations = 0
     /// `paid` and `done` bookings: the denominator of the average basket.
     var paidOrDone = 0
+    /// By postal code ("" for none): bookings and revenue. A few hundred keys at most.
+    var postalCodes: [String: PostalCodeRow] = [:]
+    /// Unresolved past, negative lead time, unknown customer and unknown slot issues, in the
+    /// order met (sorted later with the unknown services).
+    var issues: [QualityIssue] = []
 
     init(bucketCount: Int) { buckets = Array(repeating: BucketTotals(), count: bucketCount) }
 
@@ -83,59 +88,8 @@ struct BookingsTotals: Sendable {
         return total
     }
 
-    /// A cancellation is late when it comes strictly less than 24 h before the start, or after it.
-    static let lateCancellationMicroseconds: Int64 = 24 * 3600 * 1_000_000
-
-    /// Reads the bookings and slots starting in the period. One streaming query each, rows never
-    /// held: memory is the buckets and the lead times.
-    static func scan(_ database: Database, calendar: BookingsCalendar) throws -> BookingsTotals {
-        var totals = BookingsTotals(bucketCount: calendar.bucketCount)
-        let bookings = try database.prepare("""
-            SELECT b.starts_at_us, b.created_at_us, \(BookingStatus.sqlCode), b.amount_cents, b.cancelled_at_us,
-                   CASE WHEN b.status IN ('paid', 'done') THEN
-                       (SELECT TOTAL(MAX(l.old_price_cents - l.price_cents, 0)) FROM booking_lines l
-                        WHERE l.booking_id = b.id AND l.old_price_cents IS NOT NULL)
-                   ELSE 0 END
-            FROM bookings b
-            WHERE b.starts_at_us >= ? AND b.starts_at_us < ?
-            """)
-        try bookings.bind([.integer(calendar.start), .integer(calendar.end)])
-        while try bookings.step() {
-            let startsAt = bookings.int64(0)
-            guard let index = calendar.bucket(of: startsAt) else { continue }
-            let status = BookingStatus(rawValue: bookings.int64(2)) ?? .noShow
-            var bucket = totals.buckets[index]
-            bucket.bookings += 1
-            switch status {
-            case .cancelled:
-                bucket.cancelled += 1
-                if let cancelledAt = bookings.int64OrNil(4), startsAt - cancelledAt < lateCancellationMicroseconds {
-                    totals.lateCancellations += 1
-                }
-            case .paid, .done:
-                if status == .done { bucket.done += 1 }
-                bucket.revenueCents += bookings.double(3)
-                bucket.discountCents += bookings.double(5)
-                totals.paidOrDone += 1
-            case .noShow:
-                bucket.noShow += 1
-            case .pending, .confirmed:
-                break
-            }
-            if status != .cancelled {
-                bucket.booked += 1
-                totals.leadTimes.append(startsAt - bookings.int64(1))
-            }
-            totals.buckets[index] = bucket
-        }
-        totals.leadTimes.sort()
-
-        let slots = try database.prepare("SELECT starts_at_us, capacity FROM slots WHERE starts_at_us >= ? AND starts_at_us < ?")
-        try slots.bind([.integer(calendar.start), .integer(calendar.end)])
-        while try slots.step() {
-            guard let index = calendar.bucket(of: slots.int64(0)) else { continue }
-            totals.buckets[index].addCapacity(slots.int64(1))
-        }
-        return totals
+    /// The postal-code rows in key order (byte order, "" first), as SQL's ORDER BY would give.
+    var postalCodeRows: [PostalCodeRow] {
+        postalCodes.values.sorted { $0.postalCode.utf8.lexicographicallyPrecedes($1.postalCode.utf8) }
     }
 }

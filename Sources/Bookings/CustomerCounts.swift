@@ -28,49 +28,50 @@ struct CustomerCounts: Sendable, Equatable {
     /// Σ new customers of the months: every customer's first booking lies in one month only.
     var newCustomers: Int { months.reduce(0) { $0 + $1.newCustomers } }
 
+    /// One pass over every kept booking that starts before the period's end, in customer then
+    /// start order (the `bookings_customer` index gives that order without a sort): a customer's
+    /// first row is their first booking, their row count decides the repeat rate, and their rows
+    /// inside the period decide the months. Bookings after the end cannot matter: a customer with
+    /// a kept booking in the period has their first booking before that one.
     static func compute(_ database: Database, calendar: BookingsCalendar) throws -> CustomerCounts {
         var counts = CustomerCounts(months: calendar.months.map { MonthRow(month: $0.key) }, repeatRate: nil)
-        // Rows come grouped by customer; each group is reduced to a set of months, then dropped.
+        // The unary + keeps SQLite from reading the range through the starts_at index and sorting.
         let statement = try database.prepare("""
-            SELECT b.customer_id, b.starts_at_us,
-                   (SELECT MIN(e.starts_at_us) FROM bookings e
-                    WHERE e.customer_id = b.customer_id AND e.status <> 'cancelled')
-            FROM bookings b
-            WHERE b.status <> 'cancelled' AND b.starts_at_us >= ? AND b.starts_at_us < ?
-            ORDER BY b.customer_id
+            SELECT customer_id, starts_at_us FROM bookings
+            WHERE status <> 'cancelled' AND +starts_at_us < ?
+            ORDER BY customer_id, starts_at_us
             """)
-        try statement.bind([.integer(calendar.start), .integer(calendar.end)])
+        try statement.bind([.integer(calendar.end)])
+        var customers = 0
+        var repeaters = 0
         var currentCustomer: String?
+        var first: Int64 = 0
+        var kept = 0
         var returningMonths = Set<Int>()
         func closeCustomer() {
+            guard currentCustomer != nil else { return }
+            customers += 1
+            if kept >= 2 { repeaters += 1 }
+            if let month = calendar.month(of: first) { counts.months[month].newCustomers += 1 }
             for month in returningMonths { counts.months[month].returningCustomers += 1 }
             returningMonths.removeAll(keepingCapacity: true)
         }
         while try statement.step() {
             let customer = statement.string(0)
+            let startsAt = statement.int64(1)
             if customer != currentCustomer {
                 closeCustomer()
                 currentCustomer = customer
-                // The first booking is counted once, from the customer's first row.
-                let first = statement.int64(2)
-                if let month = calendar.month(of: first) { counts.months[month].newCustomers += 1 }
+                first = startsAt
+                kept = 0
             }
-            let first = statement.int64(2)
-            if let month = calendar.month(of: statement.int64(1)), first < calendar.months[month].monthStart {
+            kept += 1
+            if let month = calendar.month(of: startsAt), first < calendar.months[month].monthStart {
                 returningMonths.insert(month)
             }
         }
         closeCustomer()
-
-        let repeaters = try database.prepare("""
-            SELECT COUNT(*), TOTAL(kept >= 2) FROM (
-                SELECT COUNT(*) AS kept FROM bookings
-                WHERE status <> 'cancelled' AND starts_at_us < ? GROUP BY customer_id)
-            """)
-        try repeaters.bind([.integer(calendar.end)])
-        if try repeaters.step(), repeaters.int64(0) > 0 {
-            counts.repeatRate = repeaters.double(1) / Double(repeaters.int64(0))
-        }
+        if customers > 0 { counts.repeatRate = Double(repeaters) / Double(customers) }
         return counts
     }
 }

@@ -64,4 +64,37 @@ final class BookingsAnalysisQualityTests: XCTestCase {
         XCTAssertEqual(try report.figure("unknown_slots"), .integer(1))
         XCTAssertEqual(report.tables.last?.name, "quality")
     }
+
+    /// The period's bookings are read through the index or by a table scan depending on their
+    /// share of the table; both must see exactly the same bookings.
+    func testIndexedAndScannedPeriodsSeeTheSameBookings() throws {
+        let fixture = try BookingsAnalysisFixture()
+        // 16 bookings in October, 2 in November (one on each edge day, one an orphan) → the index is chosen.
+        for index in 0..<16 {
+            try fixture.booking("oct\(index)", starts: "2026-10-\(10 + index)T10:00:00+02:00")
+        }
+        try fixture.booking("first", starts: "2026-11-01T00:00:00+01:00", status: "pending", customer: "nobody")
+        try fixture.booking("last", starts: "2026-11-30T23:59:59+01:00", lines: [("gone", 100, 150)], slot: "lost")
+        try fixture.booking("december", starts: "2026-12-01T00:00:00+01:00")
+        let calendar = try BookingsCalendar(from: try XCTUnwrap(Day("2026-11-01")), to: try XCTUnwrap(Day("2026-11-30")),
+                                            local: .paris)
+        let chosen = try PeriodFilter.choose(fixture.database, calendar: calendar)
+        XCTAssertEqual(chosen.condition, PeriodFilter.indexed.condition, "2 of 19 bookings: the index")
+        let asOf = try XCTUnwrap(Timestamp("2026-12-15T00:00:00Z"))
+        let indexed = try BookingsTotals.scan(fixture.database, calendar: calendar, filter: .indexed, asOf: asOf)
+        let scanned = try BookingsTotals.scan(fixture.database, calendar: calendar, filter: .tableScan, asOf: asOf)
+        XCTAssertEqual(indexed.overall.bookings, 2)
+        XCTAssertEqual(scanned.overall.bookings, 2)
+        XCTAssertEqual(indexed.leadTimes, scanned.leadTimes)
+        XCTAssertEqual(indexed.postalCodeRows, scanned.postalCodeRows)
+        XCTAssertEqual(indexed.issues.sorted(by: QualityIssue.precedes), scanned.issues.sorted(by: QualityIssue.precedes))
+        XCTAssertEqual(indexed.issues.map(\.kind).sorted { $0.rawValue < $1.rawValue },
+                       [.unresolvedPast, .unknownCustomer, .unknownSlot])
+        XCTAssertEqual(try BookingsBreakdowns.services(fixture.database, calendar: calendar, filter: .indexed),
+                       try BookingsBreakdowns.services(fixture.database, calendar: calendar, filter: .tableScan))
+        XCTAssertEqual(try QualityIssue.unknownServices(fixture.database, filter: .indexed, calendar: calendar),
+                       try QualityIssue.unknownServices(fixture.database, filter: .tableScan, calendar: calendar))
+        XCTAssertEqual(try QualityIssue.unknownServices(fixture.database, filter: .indexed, calendar: calendar).map(\.record),
+                       ["last"])
+    }
 }
