@@ -28,9 +28,9 @@ public enum FleetAnalysis {
 
         let tally = FleetTally(event: event, windows: windows, asOf: options.asOf, graceMinutes: options.graceMinutes,
                                groupNames: groupNames, knownDrivers: Set(drivers.keys))
-        let assignments = try AssignmentStream(database: database, eventId: event.id, asOf: options.asOf)
-        let impacts = try ImpactStream(database: database, eventId: event.id, asOf: options.asOf)
-        while let row = try assignments.next() { try tally.add(row, impacts: impacts) }
+        try FleetQueries.prepare(database, eventId: event.id, asOf: options.asOf)
+        defer { try? database.execute(FleetQueries.drop) }
+        try streamAssignments(database, into: tally)
         let orphans = try FleetStoreQuality.recordsOfUnknownAssignments(database, firstSequence: 0)
         let rejects = try FleetStoreQuality.importRejects(database, firstSequence: orphans.count)
         let results = tally.finish(extraIssues: orphans + rejects)
@@ -60,6 +60,17 @@ public enum FleetAnalysis {
                       series: ["new_impacts"], fileStem: "damage-by-type"),
             ],
             heatMap: FleetSummary.heatMap(context), notes: notes)
+    }
+
+    /// One pass over the ordered assignments, their impacts read alongside. The statements are
+    /// finalized when this returns, so that the temp table can be dropped.
+    static func streamAssignments(_ database: Database, into tally: FleetTally) throws {
+        let assignments = try AssignmentStream(database: database)
+        let checkOutImpacts = try ImpactStream(database: database, side: .checkOut)
+        let checkInImpacts = try ImpactStream(database: database, side: .checkIn)
+        while let (rank, row) = try assignments.next() {
+            try tally.add(row, rank: rank, checkOutImpacts: checkOutImpacts, checkInImpacts: checkInImpacts)
+        }
     }
 
     /// Every group's name by id: few rows, and an assignment may name a group of any event.

@@ -31,7 +31,7 @@ struct LoanLine: Sendable {
     let status: LoanStatus
     /// Full length of the loan, microseconds (loans only).
     let hours: Int64?
-    let lateMinutes: Int32?
+    let lateMinutes: Int64?
     let km: Double?
     let oilDelta: Int8?
     let interiorDelta: Int8?

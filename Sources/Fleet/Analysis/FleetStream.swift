@@ -61,17 +61,37 @@ struct Impact: Sendable, Equatable {
     let y: Double
 }
 
-/// The two queries of the analysis, each read once in the same order: every assignment of the
-/// event joined to its attached records, and every impact of those records.
+/// The queries of the analysis: every assignment of the event joined to its attached records,
+/// put in one order once, then read in that order together with the impacts of its records.
 ///
-/// Both are ordered by (plate, check-out time — none last, planned_time_out, id), so that one
-/// pass meets each vehicle's loans together and in check-out order (which the interval union and
-/// the between-loans comparison need), and the impacts of each loan arrive just when its row does:
-/// no query per loan, and no more than one vehicle's loans in memory at a time.
+/// The order is (plate, check-out time — none last, planned_time_out, id), so that one pass meets
+/// each vehicle's loans together and in check-out order (which the interval union and the
+/// between-loans comparison need). The rows go to a TEMP table whose INTEGER PRIMARY KEY is their
+/// rank in that order: reading it back needs no sort, and the impacts of check-outs and of
+/// check-ins are read in two queries that walk it by rank and `loan_impacts` by its primary key
+/// (record, position), so that millions of impacts arrive in order without being sorted, and no
+/// query runs per loan. Temp tables live beside the database, so a read-only connection works.
 enum FleetQueries {
-    /// `?1` event id, `?2` as-of in microseconds. Records after as-of did not exist yet at as-of.
-    static let attached = """
-        attached AS (
+    static let table = "temp.fleet_analysis_rows"
+    static let recordColumns = ["recorded_at_us", "mileage_km", "oil_level", "interior_cleanliness", "exterior_cleanliness",
+                                "signature_present", "signature_out_of_box"]
+
+    static let drop = "DROP TABLE IF EXISTS \(table)"
+
+    static let create = """
+        CREATE TEMP TABLE fleet_analysis_rows (
+            rank INTEGER PRIMARY KEY, id TEXT, plate TEXT, brand_name TEXT, model_name TEXT, group_id TEXT,
+            driver_id TEXT, planned_time_out_us INTEGER, planned_time_in_us INTEGER, cancelled INTEGER, import_seq INTEGER,
+            out_id TEXT, \(recordColumns.map { "out_" + $0 }.joined(separator: ", ")),
+            in_id TEXT, \(recordColumns.map { "in_" + $0 }.joined(separator: ", "))
+        )
+        """
+
+    /// `?1` event id, `?2` as-of in microseconds. A record attached is the latest of its kind by
+    /// (recorded_at, import order, id) made no later than as-of: later ones did not exist yet.
+    static let fill = """
+        INSERT INTO \(table)
+        WITH attached AS MATERIALIZED (
             SELECT a.id, a.plate, a.brand_name, a.model_name, a.group_id, a.driver_id,
                    a.planned_time_out_us, a.planned_time_in_us, a.cancelled, a.import_seq,
                    CASE WHEN a.cancelled = 0 THEN (
@@ -85,56 +105,51 @@ enum FleetQueries {
             FROM assignments a
             WHERE a.event_id = ?1
         )
-        """
-
-    static let recordColumns = "recorded_at_us, mileage_km, oil_level, interior_cleanliness, exterior_cleanliness, signature_present, signature_out_of_box"
-
-    static let assignments = """
-        WITH \(attached)
-        SELECT t.id, t.plate, t.brand_name, t.model_name, t.group_id, t.driver_id,
+        SELECT row_number() OVER (ORDER BY t.plate, co.recorded_at_us IS NULL, co.recorded_at_us, t.planned_time_out_us, t.id),
+               t.id, t.plate, t.brand_name, t.model_name, t.group_id, t.driver_id,
                t.planned_time_out_us, t.planned_time_in_us, t.cancelled, t.import_seq,
-               t.out_id, \(recordColumns.split(separator: ",").map { "co." + $0.trimmed }.joined(separator: ", ")),
-               t.in_id, \(recordColumns.split(separator: ",").map { "ci." + $0.trimmed }.joined(separator: ", "))
+               t.out_id, \(recordColumns.map { "co." + $0 }.joined(separator: ", ")),
+               t.in_id, \(recordColumns.map { "ci." + $0 }.joined(separator: ", "))
         FROM attached t
         LEFT JOIN loan_records co ON co.id = t.out_id
         LEFT JOIN loan_records ci ON ci.id = t.in_id
-        ORDER BY t.plate, co.recorded_at_us IS NULL, co.recorded_at_us, t.planned_time_out_us, t.id
         """
 
-    /// Impacts of loans only (non-cancelled, checked out): side 0 = check-out, 1 = check-in.
-    static let impacts = """
-        WITH \(attached),
-        loans AS (
-            SELECT t.id, t.plate, t.planned_time_out_us, t.out_id, t.in_id, co.recorded_at_us AS out_us
-            FROM attached t JOIN loan_records co ON co.id = t.out_id
-        ),
-        sides AS (
-            SELECT id, plate, planned_time_out_us, out_us, 0 AS side, out_id AS record_id FROM loans
-            UNION ALL
-            SELECT id, plate, planned_time_out_us, out_us, 1 AS side, in_id AS record_id FROM loans WHERE in_id IS NOT NULL
-        )
-        SELECT s.id, s.side, li.type, li.x, li.y
-        FROM sides s JOIN loan_impacts li ON li.record_id = s.record_id
-        ORDER BY s.plate, s.out_us, s.planned_time_out_us, s.id, s.side, li.position
+    static let assignments = "SELECT * FROM \(table) ORDER BY rank"
+
+    /// The impacts of the check-outs (`out_id`) or of the check-ins (`in_id`) of loans, by rank.
+    static func impacts(recordColumn: String) -> String {
         """
+        SELECT r.rank, li.type, li.x, li.y
+        FROM \(table) r JOIN loan_impacts li ON li.record_id = r.\(recordColumn)
+        WHERE r.out_id IS NOT NULL
+        ORDER BY r.rank, li.position
+        """
+    }
+
+    /// Puts the event's assignments in order in the temp table; `drop` removes it.
+    static func prepare(_ database: Database, eventId: String, asOf: Timestamp) throws {
+        try database.execute(drop)
+        try database.execute(create)
+        try database.run(fill, [.text(eventId), .integer(asOf.microseconds)])
+    }
 }
 
-/// Reads the assignments query row by row.
+/// Reads the ordered assignments row by row.
 final class AssignmentStream {
     private let statement: Statement
 
-    init(database: Database, eventId: String, asOf: Timestamp) throws {
+    init(database: Database) throws {
         statement = try database.prepare(FleetQueries.assignments)
-        try statement.bind([.text(eventId), .integer(asOf.microseconds)])
     }
 
-    func next() throws -> AssignmentRow? {
+    func next() throws -> (rank: Int64, row: AssignmentRow)? {
         guard try statement.step() else { return nil }
-        return AssignmentRow(
-            id: statement.string(0), plate: statement.string(1), brand: statement.string(2),
-            model: statement.stringOrNil(3), groupId: statement.stringOrNil(4), driverId: statement.stringOrNil(5),
-            plannedOut: statement.int64(6), plannedIn: statement.int64(7), cancelled: statement.int64(8) != 0,
-            importSequence: statement.int64(9), checkOut: record(at: 10), checkIn: record(at: 18))
+        return (statement.int64(0), AssignmentRow(
+            id: statement.string(1), plate: statement.string(2), brand: statement.string(3),
+            model: statement.stringOrNil(4), groupId: statement.stringOrNil(5), driverId: statement.stringOrNil(6),
+            plannedOut: statement.int64(7), plannedIn: statement.int64(8), cancelled: statement.int64(9) != 0,
+            importSequence: statement.int64(10), checkOut: record(at: 11), checkIn: record(at: 19)))
     }
 
     private func record(at column: Int) -> AttachedRecord? {
@@ -147,46 +162,39 @@ final class AssignmentStream {
     }
 }
 
-/// Reads the impacts query alongside the assignments, handing each loan its impacts.
+/// Reads the impacts of one side of the loans alongside the assignments, by rank.
 final class ImpactStream {
     private let statement: Statement
     /// The row read but not yet handed out: it belongs to a later loan.
-    private var pending: (assignmentId: String, side: Int64, impact: Impact?)?
+    private var pending: (rank: Int64, impact: Impact?)?
     private var exhausted = false
 
-    init(database: Database, eventId: String, asOf: Timestamp) throws {
-        statement = try database.prepare(FleetQueries.impacts)
-        try statement.bind([.text(eventId), .integer(asOf.microseconds)])
+    init(database: Database, side: LoanRecord.Kind) throws {
+        statement = try database.prepare(FleetQueries.impacts(recordColumn: side == .checkOut ? "out_id" : "in_id"))
     }
 
-    /// The check-out and check-in impacts of the loan `assignmentId`, which must be the next loan
-    /// in the shared order (both queries sort alike, so a loan's rows are next or absent).
-    func impacts(of assignmentId: String) throws -> (checkOut: [Impact], checkIn: [Impact]) {
-        var checkOut: [Impact] = []
-        var checkIn: [Impact] = []
-        while let row = try peek(), row.assignmentId == assignmentId {
-            if let impact = row.impact {
-                if row.side == 0 { checkOut.append(impact) } else { checkIn.append(impact) }
-            }
+    /// The impacts of the loan of rank `rank`, in their order in the record. Ranks are asked in
+    /// increasing order; rows of lower ranks (none: only loans have rows) are passed over.
+    func impacts(ofRank rank: Int64) throws -> [Impact] {
+        var impacts: [Impact] = []
+        while let row = try peek(), row.rank <= rank {
+            if row.rank == rank, let impact = row.impact { impacts.append(impact) }
             pending = nil
         }
-        return (checkOut, checkIn)
+        return impacts
     }
 
-    private func peek() throws -> (assignmentId: String, side: Int64, impact: Impact?)? {
+    private func peek() throws -> (rank: Int64, impact: Impact?)? {
         if let pending { return pending }
         guard !exhausted else { return nil }
         guard try statement.step() else {
             exhausted = true
             return nil
         }
-        // The schema's CHECK admits the four types only; an unknown one is skipped, not fatal.
-        let impact = ImpactType(name: statement.string(2)).map { Impact(type: $0, x: statement.double(3), y: statement.double(4)) }
-        pending = (statement.string(0), statement.int64(1), impact)
+        // The schema's CHECK admits the four types only; an unknown one is passed over, not fatal.
+        let impact = ImpactType(name: statement.string(1)).map { Impact(type: $0, x: statement.double(2), y: statement.double(3)) }
+        pending = (statement.int64(0), impact)
         return pending
     }
 }
 
-extension Substring {
-    fileprivate var trimmed: String { String(drop { $0 == " " }) }
-}

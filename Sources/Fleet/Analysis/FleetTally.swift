@@ -64,8 +64,9 @@ final class FleetTally {
         self.knownDrivers = knownDrivers
     }
 
-    /// Takes the next assignment; loans take their impacts from `impacts`, in the same order.
-    func add(_ row: AssignmentRow, impacts: ImpactStream) throws {
+    /// Takes the next assignment (of rank `rank` in the stream); loans take their impacts from
+    /// the two impact streams, which follow the same ranks.
+    func add(_ row: AssignmentRow, rank: Int64, checkOutImpacts: ImpactStream, checkInImpacts: ImpactStream) throws {
         if current?.plate != row.plate {
             finishVehicle()
             current = VehicleInProgress(plate: row.plate)
@@ -101,7 +102,7 @@ final class FleetTally {
             return
         }
 
-        let marks = try impacts.impacts(of: row.id)
+        let marks = (checkOut: try checkOutImpacts.impacts(ofRank: rank), checkIn: try checkInImpacts.impacts(ofRank: rank))
         results.counts.loans += 1
         vehicle.loans += 1
         let out = checkOut.recordedAt
@@ -122,7 +123,7 @@ final class FleetTally {
             }
         }
 
-        var lateMinutes: Int32?
+        var lateMinutes: Int64?
         var km: Double?
         var newCount: Int32?
         if let checkIn = row.checkIn {
@@ -143,7 +144,7 @@ final class FleetTally {
 
             let late = checkIn.recordedAt - row.plannedIn > grace
             // Minutes after planned_time_in rounded half up; only a late return has any.
-            lateMinutes = late ? Int32((checkIn.recordedAt - row.plannedIn + 30_000_000) / 60_000_000) : 0
+            lateMinutes = late ? (checkIn.recordedAt - row.plannedIn + 30_000_000) / 60_000_000 : 0
             if late {
                 results.counts.lateReturns += 1
                 vehicle.lateReturns += 1
@@ -168,9 +169,9 @@ final class FleetTally {
             assignmentId: row.id, vehicle: Int32(results.vehicles.count), group: group, driver: driver,
             plannedOut: row.plannedOut, plannedIn: row.plannedIn, outAt: out, inAt: row.checkIn?.recordedAt,
             status: row.checkIn == nil ? .out : .done, hours: end - out, lateMinutes: lateMinutes, km: km,
-            oilDelta: row.checkIn.map { Int8($0.oilLevel - checkOut.oilLevel) },
-            interiorDelta: row.checkIn.map { Int8($0.interiorCleanliness - checkOut.interiorCleanliness) },
-            exteriorDelta: row.checkIn.map { Int8($0.exteriorCleanliness - checkOut.exteriorCleanliness) },
+            oilDelta: row.checkIn.map { Int8(clamping: $0.oilLevel - checkOut.oilLevel) },
+            interiorDelta: row.checkIn.map { Int8(clamping: $0.interiorCleanliness - checkOut.interiorCleanliness) },
+            exteriorDelta: row.checkIn.map { Int8(clamping: $0.exteriorCleanliness - checkOut.exteriorCleanliness) },
             newImpacts: newCount, signedOut: checkOut.signaturePresent, signedIn: row.checkIn?.signaturePresent ?? false))
         current = vehicle
     }
