@@ -168,6 +168,23 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
         XCTAssertEqual(report.figures, again.figures)
     }
 
+    /// The report only reads: it works on a read-only connection (its ordering table is TEMP).
+    func testReportOnReadOnlyConnection() throws {
+        try importEvent()
+        try importAssignments([
+            assignment("1", plate: "RO1", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T10:00:00+02:00",
+                       checkOut: record("o1", at: "2016-10-01T09:00:00+02:00", impacts: [("scratch", 1, 1)]),
+                       checkIn: record("i1", at: "2016-10-01T10:00:00+02:00", impacts: [("scratch", 1, 1), ("impact", 2, 2)])),
+        ])
+        let readOnly = try Database(path: directory + "/t.sqlite", mode: .readOnly)
+        let options = FleetOptions(eventId: "salon2016", asOf: try XCTUnwrap(Timestamp(FleetAnalysisTestCase.afterEvent)))
+        let first = try FleetAnalysis.report(database: readOnly, options: options)
+        // Twice on one connection: the temp table of the first run is gone or replaced.
+        let second = try FleetAnalysis.report(database: readOnly, options: options)
+        XCTAssertEqual(first.figures.first { $0.metric == "new_impacts" }?.value, .integer(1))
+        XCTAssertEqual(first.figures, second.figures)
+    }
+
     func testIdentifierOrder() {
         let ids = ["b", "10", "9", "a-1", "009", "1", "A"]
         // Digits first by value ("009" = 9, then by bytes "009" < "9"), then the rest by bytes.

@@ -15,7 +15,11 @@ import ReportCore
 /// - `unknown_group`, `unknown_driver` and signature issues are checked on non-cancelled
 ///   assignments only (a cancelled one appears nowhere else in the report).
 /// - A check-in recorded before its check-out gives the loan a length of 0.
-/// - `daily.csv` check-ins count returns of loans (a check-in without check-out is no loan).
+/// - `daily.csv` check-ins count returns of loans (a check-in without check-out is no loan);
+///   check-outs and check-ins on a day outside the event's days appear in no `daily.csv` row.
+/// - `plate` cells show the vehicle key (upper case, no spaces or dashes), as vehicles are compared.
+/// - `drivers.csv` lists every driver named by a non-cancelled assignment, loans or not.
+/// - The Markdown top-10 lists leave out cars never out, drivers with no new damage and on-time returns.
 /// - Loan records of unknown assignments and fleet import rejects belong to no event: every fleet
 ///   report lists them.
 public enum FleetAnalysis {
