@@ -1,0 +1,100 @@
+import ReportCore
+
+/// The fleet report of one event (SPEC §5): utilization, loans, late returns, damage, drivers
+/// and data quality, as a `Report` value that the writers render.
+///
+/// Set work is SQL (the event's assignments joined to their latest records, sorted by plate and
+/// check-out time; their impacts in a second query in the same order); the algorithmic work
+/// (interval unions, damage pairing) is Swift over that one stream. Memory holds one compact line
+/// per assignment and per damage row, and one vehicle's loans at a time.
+///
+/// Decisions where SPEC §5 is silent:
+/// - Records made after as-of are ignored: the report describes the fleet *at* as-of, so a rerun
+///   with a past as-of shows what was known then.
+/// - `assignments` counts every assignment of the event, cancelled ones included.
+/// - `unknown_group`, `unknown_driver` and signature issues are checked on non-cancelled
+///   assignments only (a cancelled one appears nowhere else in the report).
+/// - A check-in recorded before its check-out gives the loan a length of 0.
+/// - `daily.csv` check-ins count returns of loans (a check-in without check-out is no loan);
+///   check-outs and check-ins on a day outside the event's days appear in no `daily.csv` row.
+/// - `plate` cells show the vehicle key (upper case, no spaces or dashes), as vehicles are compared.
+/// - `drivers.csv` lists every driver named by a non-cancelled assignment, loans or not.
+/// - The Markdown top-10 lists leave out cars never out, drivers with no new damage and on-time returns.
+/// - Loan records of unknown assignments and fleet import rejects belong to no event: every fleet
+///   report lists them.
+public enum FleetAnalysis {
+    public static func report(database: Database, options: FleetOptions) throws -> Report {
+        guard options.graceMinutes >= 0 else { throw FleetAnalysisError.negativeGraceMinutes(options.graceMinutes) }
+        let event = try FleetEvent.load(database, id: options.eventId)
+        let windows = event.windows(asOf: options.asOf)
+        let groupNames = try loadGroupNames(database)
+        let drivers = try loadDrivers(database, eventId: event.id)
+
+        let tally = FleetTally(event: event, windows: windows, asOf: options.asOf, graceMinutes: options.graceMinutes,
+                               groupNames: groupNames, knownDrivers: Set(drivers.keys))
+        try FleetQueries.prepare(database, eventId: event.id, asOf: options.asOf)
+        defer { try? database.execute(FleetQueries.drop) }
+        try streamAssignments(database, into: tally)
+        let orphans = try FleetStoreQuality.recordsOfUnknownAssignments(database, firstSequence: 0)
+        let rejects = try FleetStoreQuality.importRejects(database, firstSequence: orphans.count)
+        let results = tally.finish(extraIssues: orphans + rejects)
+
+        let context = FleetReportContext(event: event, windows: windows, results: results, groupNames: groupNames,
+                                         drivers: drivers)
+        var notes: [String] = []
+        if options.asOf.microseconds < event.lastClose {
+            notes.append("The event is not over at as-of: opening windows are counted up to as-of, later ones are empty.")
+        }
+        return Report(
+            kind: "fleet", title: "Fleet report — \(event.name)", scope: event.id, asOf: options.asOf,
+            parameters: [("event", event.id), ("grace_minutes", String(options.graceMinutes)),
+                         ("time_zone", event.local.identifier)],
+            figures: FleetSummary.figures(context),
+            tables: [
+                FleetSummary.dailyUtilization(context), FleetSummary.damageByType(context),
+                FleetSummary.mostUsedCars(context), FleetSummary.mostDamagingDrivers(context),
+                FleetSummary.latestReturns(context),
+                FleetTables.vehicles(context), FleetTables.daily(context), FleetTables.loans(context),
+                FleetTables.damage(context), FleetTables.drivers(context), FleetTables.quality(context),
+            ],
+            charts: [
+                Chart(.column, title: "Daily fleet utilization", table: "daily_utilization", category: "day",
+                      series: ["utilization"], fileStem: "daily-utilization"),
+                Chart(.pie, title: "New damage by type", table: "damage_by_type", category: "type",
+                      series: ["new_impacts"], fileStem: "damage-by-type"),
+            ],
+            heatMap: FleetSummary.heatMap(context), notes: notes)
+    }
+
+    /// One pass over the ordered assignments, their impacts read alongside. The statements are
+    /// finalized when this returns, so that the temp table can be dropped.
+    static func streamAssignments(_ database: Database, into tally: FleetTally) throws {
+        let assignments = try AssignmentStream(database: database)
+        let checkOutImpacts = try ImpactStream(database: database, side: .checkOut)
+        let checkInImpacts = try ImpactStream(database: database, side: .checkIn)
+        while let (rank, row) = try assignments.next() {
+            try tally.add(row, rank: rank, checkOutImpacts: checkOutImpacts, checkInImpacts: checkInImpacts)
+        }
+    }
+
+    /// Every group's name by id: few rows, and an assignment may name a group of any event.
+    static func loadGroupNames(_ database: Database) throws -> [String: String] {
+        var names: [String: String] = [:]
+        for row in try database.rows("SELECT id, name FROM groups") {
+            if let id = row[0].string, let name = row[1].string { names[id] = name }
+        }
+        return names
+    }
+
+    /// The drivers that the event's assignments name and that a drivers file brought.
+    static func loadDrivers(_ database: Database, eventId: String) throws -> [String: (name: String, company: String?)] {
+        let statement = try database.prepare("""
+            SELECT d.id, d.name, d.company FROM drivers d
+            WHERE d.id IN (SELECT driver_id FROM assignments WHERE event_id = ? AND driver_id IS NOT NULL)
+            """)
+        try statement.bind([.text(eventId)])
+        var drivers: [String: (name: String, company: String?)] = [:]
+        while try statement.step() { drivers[statement.string(0)] = (statement.string(1), statement.stringOrNil(2)) }
+        return drivers
+    }
+}

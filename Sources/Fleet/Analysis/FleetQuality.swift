@@ -1,0 +1,109 @@
+import ReportCore
+
+/// The data-quality issue names of the fleet report (SPEC §5), as `quality.csv` writes them.
+enum FleetIssue: String, Sendable, CaseIterable {
+    case overlappingLoans = "overlapping_loans"
+    case checkInWithoutCheckOut = "check_in_without_check_out"
+    case unknownGroup = "unknown_group"
+    case unknownDriver = "unknown_driver"
+    case negativeKm = "negative_km"
+    case signatureMissing = "signature_missing"
+    case signatureOutOfBox = "signature_out_of_box"
+    case loanRecordOfUnknownAssignment = "loan_record_of_unknown_assignment"
+    case importReject = "import_reject"
+}
+
+/// One row of `quality.csv`, with what it is sorted by.
+struct QualityIssue: Sendable {
+    let issue: FleetIssue
+    /// The assignment (or pair, loan record, rejected record) the issue is about.
+    let record: String
+    let detail: String
+    /// The id the row sorts by within its issue (natural id order), then `sequence`.
+    let sortId: String
+    /// The order found in: stream order for loans, import order for rejects.
+    let sequence: Int
+
+    /// Rows by issue name, then by id, then as found: stable for the same data.
+    static func sorted(_ issues: [QualityIssue]) -> [QualityIssue] {
+        issues.sorted { left, right in
+            if left.issue != right.issue { return left.issue.rawValue < right.issue.rawValue }
+            if left.sortId != right.sortId { return IdentifierOrder.precedes(left.sortId, right.sortId) }
+            return left.sequence < right.sequence
+        }
+    }
+}
+
+/// The issues found by looking at the database as a whole rather than at the event's loans.
+enum FleetStoreQuality {
+    /// The kinds whose rejected records belong in a fleet report.
+    static let fleetKinds = ["events", "groups", "drivers", "assignments", "loan_records"]
+
+    /// Loan records whose assignment no file has brought (yet): the agents recorded a car that
+    /// the back office does not know. They belong to no event, so every fleet report lists them.
+    static func recordsOfUnknownAssignments(_ database: Database, firstSequence: Int) throws -> [QualityIssue] {
+        let statement = try database.prepare("""
+            SELECT r.id, r.assignment_id, r.kind FROM loan_records r
+            WHERE NOT EXISTS (SELECT 1 FROM assignments a WHERE a.id = r.assignment_id)
+            ORDER BY r.id
+            """)
+        var issues: [QualityIssue] = []
+        while try statement.step() {
+            let id = statement.string(0)
+            issues.append(QualityIssue(
+                issue: .loanRecordOfUnknownAssignment, record: id,
+                detail: "\(statement.string(2)) of assignment \"\(statement.string(1))\", which no assignments file holds",
+                sortId: id, sequence: firstSequence + issues.count))
+        }
+        return issues
+    }
+
+    /// Every rejection of a fleet file, in import order, worded like the import command's message.
+    static func importRejects(_ database: Database, firstSequence: Int) throws -> [QualityIssue] {
+        let hasLog = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('import_log', 'import_rejects')") ?? 0
+        guard hasLog == 2 else { return [] }
+        let placeholders = fleetKinds.map { _ in "?" }.joined(separator: ", ")
+        let statement = try database.prepare("""
+            SELECT l.file, j.position, j.line, j.record_id, j.field, j.value, j.rule
+            FROM import_rejects j JOIN import_log l ON l.id = j.import_id
+            WHERE l.kind IN (\(placeholders))
+            ORDER BY l.id, j.position
+            """)
+        try statement.bind(fleetKinds.map { SQLValue.text($0) })
+        var issues: [QualityIssue] = []
+        while try statement.step() {
+            var record = "\(statement.string(0)) record \(statement.int64(1))"
+            let recordId = statement.stringOrNil(3)
+            if let line = statement.int64OrNil(2) {
+                record += " (line \(line)" + (recordId.map { ", id \($0)" } ?? "") + ")"
+            } else if let recordId {
+                record += " (id \(recordId))"
+            }
+            let detail = FieldError(field: statement.string(4), value: statement.string(5), rule: statement.string(6)).description
+            issues.append(QualityIssue(issue: .importReject, record: record, detail: detail, sortId: "",
+                                       sequence: firstSequence + issues.count))
+        }
+        return issues
+    }
+}
+
+/// The order of ids in every table: ids made of digits only come first, by numeric value (`9`
+/// before `10`, as a person reads them), then every other id by its bytes. This is a total order,
+/// so sorting with it is stable across runs.
+enum IdentifierOrder {
+    static func precedes(_ left: String, _ right: String) -> Bool {
+        let leftDigits = isDigits(left), rightDigits = isDigits(right)
+        if leftDigits != rightDigits { return leftDigits }
+        if leftDigits {
+            let leftValue = left.utf8.drop { $0 == UInt8(ascii: "0") }
+            let rightValue = right.utf8.drop { $0 == UInt8(ascii: "0") }
+            if leftValue.count != rightValue.count { return leftValue.count < rightValue.count }
+            if !leftValue.elementsEqual(rightValue) { return leftValue.lexicographicallyPrecedes(rightValue) }
+        }
+        return left.utf8.lexicographicallyPrecedes(right.utf8)
+    }
+
+    static func isDigits(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+}

@@ -1,0 +1,67 @@
+import ReportCore
+
+/// What the report's tables need besides the results: names for ids, the zone to show instants
+/// in, the windows, and the order of rows.
+struct FleetReportContext: Sendable {
+    let event: FleetEvent
+    let windows: [OpeningWindow]
+    let results: FleetResults
+    let groupNames: [String: String]
+    let drivers: [String: (name: String, company: String?)]
+    /// Loan line indices in row order (assignment ids in `IdentifierOrder`).
+    let loanOrder: [Int32]
+    /// Damage line indices in row order: by their loan's row, then as found.
+    let damageOrder: [Int32]
+    /// Driver numbers in row order (driver ids in `IdentifierOrder`).
+    let driverOrder: [Int32]
+    /// Microseconds every vehicle could have been out: the sum of the windows.
+    let availablePerVehicle: Int64
+
+    init(event: FleetEvent, windows: [OpeningWindow], results: FleetResults, groupNames: [String: String],
+         drivers: [String: (name: String, company: String?)]) {
+        self.event = event
+        self.windows = windows
+        self.results = results
+        self.groupNames = groupNames
+        self.drivers = drivers
+        let lines = results.lines
+        let loanOrder = lines.indices.sorted { IdentifierOrder.precedes(lines[$0].assignmentId, lines[$1].assignmentId) }
+            .map { Int32($0) }
+        self.loanOrder = loanOrder
+        var rank = [Int32](repeating: 0, count: lines.count)
+        for (position, line) in loanOrder.enumerated() { rank[Int(line)] = Int32(position) }
+        let damage = results.damage
+        damageOrder = damage.indices.sorted { (rank[Int(damage[$0].loan)], $0) < (rank[Int(damage[$1].loan)], $1) }
+            .map { Int32($0) }
+        let driverIds = results.driverIds
+        driverOrder = results.drivers.keys.sorted {
+            IdentifierOrder.precedes(driverIds.name($0) ?? "", driverIds.name($1) ?? "")
+        }
+        availablePerVehicle = windows.reduce(0) { $0 + $1.length }
+    }
+
+    /// A group's name; an unknown id shows the id; no group is empty.
+    func groupName(_ number: Int32) -> String? {
+        guard let id = results.groupIds.name(number) else { return nil }
+        return groupNames[id] ?? id
+    }
+
+    /// A driver's name; an unknown id shows the id; no driver is empty.
+    func driverName(_ number: Int32) -> String? {
+        guard let id = results.driverIds.name(number) else { return nil }
+        return drivers[id]?.name ?? id
+    }
+
+    /// An instant shown in the event's zone.
+    func timestamp(_ microseconds: Int64?) -> Value {
+        guard let microseconds else { return .empty }
+        return .timestamp(event.local.localized(Timestamp(microseconds: microseconds)))
+    }
+
+    static func hours(_ microseconds: Int64) -> Double { Double(microseconds) / 3_600_000_000 }
+
+    /// A ratio, empty over 0 (SPEC §5).
+    static func ratio(_ numerator: Double, _ denominator: Double) -> Value {
+        denominator == 0 ? .empty : .number(numerator / denominator)
+    }
+}
