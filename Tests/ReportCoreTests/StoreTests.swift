@@ -35,6 +35,22 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM t"), 1)
     }
 
+    func testNestedTransactionsAreSavepoints() throws {
+        struct Boom: Error {}
+        let database = try Database(path: path())
+        try database.execute("CREATE TABLE t (a INTEGER)")
+        try database.transaction {
+            try database.run("INSERT INTO t VALUES (1)")
+            XCTAssertThrowsError(try database.transaction {
+                try database.run("INSERT INTO t VALUES (2)")
+                throw Boom()
+            })
+            try database.transaction { try database.run("INSERT INTO t VALUES (3)") }
+        }
+        XCTAssertEqual(try database.rows("SELECT a FROM t ORDER BY a"), [[1], [3]])
+        XCTAssertFalse(database.isInTransaction)
+    }
+
     func testErrorsCarryCodeMessageAndSQL() throws {
         let database = try Database(path: path())
         try database.execute("CREATE TABLE t (a INTEGER NOT NULL)")

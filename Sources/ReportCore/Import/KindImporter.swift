@@ -5,7 +5,7 @@
 /// `FieldError` for an invalid record, so nothing is ever half-stored and a rejected record never
 /// changes a valid one; `store` must replace an earlier row with the same key *whole* (children
 /// included).
-public protocol KindImporter: AnyObject {
+public protocol KindImporter: AnyObject, SendableMetatype {
     /// The validated record, handed from the reader thread to the database thread.
     associatedtype Validated: Sendable
 

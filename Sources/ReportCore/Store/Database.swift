@@ -93,7 +93,24 @@ public final class Database {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     /// `BEGIN IMMEDIATE` takes the write lock at once, so a busy database fails before any work.
+    /// Inside another transaction it nests as a savepoint, so composed steps (a report inside the
+    /// command's read snapshot) each keep their all-or-nothing meaning.
     public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+        if isInTransaction {
+            savepointDepth += 1
+            let name = "report_\(savepointDepth)"
+            defer { savepointDepth -= 1 }
+            try execute("SAVEPOINT \(name)")
+            do {
+                let result = try body()
+                try execute("RELEASE \(name)")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO \(name)")
+                try? execute("RELEASE \(name)")
+                throw error
+            }
+        }
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
         do {
             let result = try body()
@@ -104,6 +121,10 @@ public final class Database {
             throw error
         }
     }
+
+    /// A transaction (or savepoint) is open on this connection.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    private var savepointDepth = 0
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
