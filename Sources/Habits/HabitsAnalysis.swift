@@ -37,7 +37,7 @@ struct HabitsAccumulator: Sendable {
     private(set) var streaks: [(user: Int, summary: HabitsStreakSummary)] = []
     private(set) var categories = HabitsCategories()
     private(set) var totals = HabitsTotals()
-    private(set) var quality: [HabitsQualityIssue] = []
+    private(set) var quality = HabitsQualityLog()
 
     init(options: HabitsOptions) { self.options = options }
 

@@ -1,16 +1,5 @@
 import ReportCore
 
-/// One row of `quality.csv`: (issue, record, detail).
-struct HabitsQualityIssue: Sendable, Equatable, Comparable {
-    var issue: String
-    var record: String
-    var detail: String
-
-    static func < (lhs: Self, rhs: Self) -> Bool {
-        (lhs.issue, lhs.record, lhs.detail) < (rhs.issue, rhs.record, rhs.detail)
-    }
-}
-
 /// The data-quality checks of one user's records (SPEC §1.4: references are not enforced at
 /// import, reports list them). Only users with a `daily` row in the period are checked, and the
 /// per-record checks look at records of the period, so that `quality` describes the report it
@@ -35,21 +24,20 @@ enum HabitsQuality {
     static let slackSeconds: Int64 = 60
 
     static func check(records: HabitsUserRecords, clock: HabitsUserClock, days: HabitsUserDays,
-                      from: Day, to: Day, into issues: inout [HabitsQualityIssue]) {
+                      from: Day, to: Day, into issues: inout HabitsQualityLog) {
         let period = from.ordinal...to.ordinal
         if !records.isKnown {
-            issues.append(.init(issue: "unknown_user", record: records.userId, detail: unknownUserDetail(records)))
+            issues.append(.unknownUser, record: records.userId, detail: unknownUserDetail(records))
         } else if let timezone = records.timezone, LocalTime(identifier: timezone) == nil {
-            issues.append(.init(issue: "unknown_timezone", record: records.userId,
-                                detail: "timezone \"\(timezone)\" is not in the tz database; Europe/Paris used"))
+            issues.append(.unknownTimezone, record: records.userId,
+                          detail: "timezone \"\(timezone)\" is not in the tz database; Europe/Paris used")
         }
         checkSessions(records.sessions, clock: clock, period: period, into: &issues)
         for flow in records.flows where period.contains(flow.date.ordinal) {
             guard let streakDay = flow.streakDay else { continue }
             let computed = days[flow.date.ordinal]?.streak ?? 0
             if streakDay != Int64(computed) {
-                issues.append(.init(issue: "streak_day_mismatch", record: flow.id,
-                                    detail: "streakDay \(streakDay), computed streak \(computed) on \(flow.date)"))
+                issues.appendStreakMismatch(flow: flow.id, streakDay: streakDay, computed: computed, date: flow.date)
             }
         }
     }
@@ -65,7 +53,7 @@ enum HabitsQuality {
 
     /// Sessions are in order of startedAt, then id (as read).
     private static func checkSessions(_ sessions: [HabitsUserRecords.Session], clock: HabitsUserClock,
-                                      period: ClosedRange<Int>, into issues: inout [HabitsQualityIssue]) {
+                                      period: ClosedRange<Int>, into issues: inout HabitsQualityLog) {
         var open: [(id: String, end: Int64)] = []
         for session in sessions {
             let inPeriod = period.contains(clock.day(ofMicroseconds: session.startedAt).ordinal)
@@ -74,15 +62,15 @@ enum HabitsQuality {
             if let endedAt = session.endedAt {
                 if endedAt < session.startedAt {
                     if inPeriod {
-                        issues.append(.init(issue: "impossible_focus_session", record: session.id,
-                                            detail: "ended at \(shown(endedAt, clock)) before it started at \(shown(session.startedAt, clock))"))
+                        issues.append(.impossibleFocusSession, record: session.id,
+                                      detail: "ended at \(shown(endedAt, clock)) before it started at \(shown(session.startedAt, clock))")
                     }
                 } else {
                     end = endedAt
                     let lasted = (endedAt - session.startedAt) / 1_000_000
                     if session.focusedSeconds > lasted + slackSeconds, inPeriod {
-                        issues.append(.init(issue: "impossible_focus_session", record: session.id,
-                                            detail: "\(session.focusedSeconds) s of focus in \(lasted) s between start and end"))
+                        issues.append(.impossibleFocusSession, record: session.id,
+                                      detail: "\(session.focusedSeconds) s of focus in \(lasted) s between start and end")
                     }
                 }
             }
@@ -90,8 +78,7 @@ enum HabitsQuality {
             guard end > session.startedAt else { continue }
             if inPeriod {
                 for earlier in open {
-                    issues.append(.init(issue: "overlapping_focus_sessions", record: session.id,
-                                        detail: "overlaps focus session \(earlier.id)"))
+                    issues.appendOverlap(session: session.id, earlier: earlier.id)
                 }
             }
             open.append((session.id, end))

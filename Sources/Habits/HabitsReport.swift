@@ -120,9 +120,8 @@ enum HabitsReportLayout {
                      outputs: [.xlsx, .markdown], caption: "Badges earned in the period")
     }
 
-    private static func qualityTable(_ issues: [HabitsQualityIssue]) -> Table {
-        let rows: [[Value]] = issues.sorted().map { [.text($0.issue), .text($0.record), .text($0.detail)] }
-        return Table(name: "quality", columns: qualityColumns, rows: rows, markdownLimit: 10,
+    private static func qualityTable(_ issues: HabitsQualityLog) -> Table {
+        Table(name: "quality", columns: qualityColumns, rows: Rows(count: issues.count) { issues.makeIterator() },
                      caption: "Data-quality issues of the period's records")
     }
 }
