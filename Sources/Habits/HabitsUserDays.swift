@@ -44,7 +44,8 @@ struct HabitsUserDays {
     /// Builds the days of `records` with the user's clock. Records after `last` still create
     /// their days (the caller ignores them), so the first day with any record is the true one.
     init(records: HabitsUserRecords, clock: HabitsUserClock) {
-        facts.reserveCapacity(records.recordCount)
+        // About one day per mood or login in real exports; the dictionary grows past that if needed.
+        facts.reserveCapacity(max(records.moods.count, records.logins.count))
         for task in records.tasks {
             facts[task.date.ordinal, default: .init()].tasksPlanned += 1
             if task.done {

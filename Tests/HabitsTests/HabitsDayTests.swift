@@ -53,6 +53,20 @@ final class HabitsDayTests: XCTestCase {
                                                  .text("1 record without a users record (1 login)")]])
     }
 
+    func testAZoneUnknownToThisMachineFallsBackToParisAndIsReported() throws {
+        try store.user("mars", timezone: "Europe/Paris")
+        // The importer refuses unknown names; a database written where the tz database differs can
+        // still hold one.
+        try store.database.run("UPDATE users SET timezone = ? WHERE id = ?", ["Mars/Olympus_Mons", "mars"])
+        try store.login("mars", at: "2026-11-01T23:30:00Z")  // Nov 2 00:30 in Paris
+        let report = try store.report(from: "2026-11-01", to: "2026-11-02")
+        XCTAssertEqual(report.daily("mars", "2026-11-02")?["morning_login"], .boolean(true))
+        XCTAssertEqual(report.rows("quality"), [[
+            .text("unknown_timezone"), .text("mars"),
+            .text("timezone \"Mars/Olympus_Mons\" is not in the tz database; Europe/Paris used"),
+        ]])
+    }
+
     func testSpringForwardDayHasTwentyThreeHours() throws {
         try store.user("u1", timezone: "Europe/Paris")
         // Paris jumps from 02:00 CET to 03:00 CEST on 2026-03-29; local 02:30 does not exist.
