@@ -1,0 +1,165 @@
+import ReportCore
+
+/// One user's records, reduced to what the analysis reads: small structs, held for one user at a
+/// time and reused for the next (the arrays keep their capacity).
+struct HabitsUserRecords {
+    struct Task {
+        var date: Day
+        var done: Bool
+        var completedAt: Int64?
+    }
+
+    struct Flow {
+        var id: String
+        var date: Day
+        var done: Bool
+        var stepsTotal: Int64
+        var stepsDone: Int64
+        var estimatedMinutes: Double
+        var realisedMinutes: Double
+        var streakDay: Int64?
+        var completedAt: Int64?
+        /// The `contexte` entries, read for `termine` flows only (categories).
+        var contexts: [String]
+    }
+
+    struct Session {
+        var id: String
+        var startedAt: Int64
+        var totalSeconds: Int64
+        var remainingSeconds: Int64
+        var endedAt: Int64?
+
+        /// totalSeconds − remainingSeconds: the focus the session counts.
+        var focusedSeconds: Int64 { totalSeconds - remainingSeconds }
+    }
+
+    struct Mood {
+        var date: Day
+        var mood: Int
+    }
+
+    var userId = ""
+    /// Whether a `users` record exists for this id.
+    var isKnown = false
+    /// The `users.timezone` as stored (nil: absent or no record).
+    var timezone: String?
+    var tasks: [Task] = []
+    var flows: [Flow] = []
+    /// In order of `startedAt`, then id.
+    var sessions: [Session] = []
+    var logins: [Int64] = []
+    var moods: [Mood] = []
+
+    var recordCount: Int { tasks.count + flows.count + sessions.count + logins.count + moods.count }
+}
+
+/// Reads one user's records with prepared statements reused for every user.
+///
+/// Each query is by `user_id`, served by the tables' `(user_id, …)` indexes, so users are
+/// processed one after the other and memory holds one user's records, never the whole database.
+/// Dates come out of SQLite as day ordinals (`unixepoch(date) / 86400`: the importers store only
+/// valid `YYYY-MM-DD` dates) to spare a string per row.
+final class HabitsRecordReader {
+    private let database: Database
+    private let user: Statement
+    private let tasks: Statement
+    private let flows: Statement
+    private let sessions: Statement
+    private let logins: Statement
+    private let moods: Statement
+
+    init(database: Database) throws {
+        self.database = database
+        user = try database.prepare("SELECT timezone FROM users WHERE id = ?")
+        tasks = try database.prepare("""
+            SELECT unixepoch(date) / 86400, state = 'terminee', completed_at_us FROM tasks WHERE user_id = ?
+            """)
+        flows = try database.prepare("""
+            SELECT f.id, unixepoch(f.date) / 86400, f.etat = 'termine', f.steps_total, f.steps_done,
+                   f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
+            FROM flows f LEFT JOIN flow_contexts c ON c.flow_id = f.id AND f.etat = 'termine'
+            WHERE f.user_id = ? ORDER BY f.id, c.position
+            """)
+        sessions = try database.prepare("""
+            SELECT id, started_at_us, total_seconds, remaining_seconds, ended_at_us
+            FROM focus_sessions WHERE user_id = ? ORDER BY started_at_us, id
+            """)
+        logins = try database.prepare("SELECT at_us FROM logins WHERE user_id = ? ORDER BY at_us")
+        moods = try database.prepare("SELECT unixepoch(date) / 86400, mood FROM moods WHERE user_id = ?")
+    }
+
+    /// Every user id with at least one record of activity, or `only` when given; byte order.
+    func userIds(only: String?) throws -> [String] {
+        if let only { return try hasAnything(only) ? [only] : [] }
+        let statement = try database.prepare("""
+            SELECT user_id FROM tasks UNION SELECT user_id FROM flows UNION SELECT user_id FROM focus_sessions
+            UNION SELECT user_id FROM logins UNION SELECT user_id FROM moods ORDER BY 1
+            """)
+        var ids: [String] = []
+        while try statement.step() { ids.append(statement.string(0)) }
+        return ids
+    }
+
+    /// Whether the id has a `users` record or any activity record (for `--user`).
+    func hasAnything(_ userId: String) throws -> Bool {
+        let statement = try database.prepare("""
+            SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1) OR EXISTS (SELECT 1 FROM tasks WHERE user_id = ?1)
+                OR EXISTS (SELECT 1 FROM flows WHERE user_id = ?1) OR EXISTS (SELECT 1 FROM focus_sessions WHERE user_id = ?1)
+                OR EXISTS (SELECT 1 FROM logins WHERE user_id = ?1) OR EXISTS (SELECT 1 FROM moods WHERE user_id = ?1)
+            """)
+        try statement.bind([.text(userId)])
+        return try statement.step() && statement.int64(0) != 0
+    }
+
+    /// Replaces `records` with the records of `userId`.
+    func read(_ userId: String, into records: inout HabitsUserRecords) throws {
+        let key: [SQLValue] = [.text(userId)]
+        records.userId = userId
+        try user.bind(key)
+        records.isKnown = try user.step()
+        records.timezone = records.isKnown ? user.stringOrNil(0) : nil
+        user.reset()
+
+        records.tasks.removeAll(keepingCapacity: true)
+        try tasks.bind(key)
+        while try tasks.step() {
+            records.tasks.append(.init(date: Day(ordinal: Int(tasks.int64(0))), done: tasks.int64(1) != 0,
+                                       completedAt: tasks.int64OrNil(2)))
+        }
+
+        records.flows.removeAll(keepingCapacity: true)
+        try flows.bind(key)
+        while try flows.step() {
+            let id = flows.string(0)
+            let context = flows.stringOrNil(9)
+            if let last = records.flows.indices.last, records.flows[last].id == id {
+                if let context { records.flows[last].contexts.append(context) }
+                continue
+            }
+            records.flows.append(.init(
+                id: id, date: Day(ordinal: Int(flows.int64(1))), done: flows.int64(2) != 0,
+                stepsTotal: flows.int64(3), stepsDone: flows.int64(4), estimatedMinutes: flows.doubleOrNil(5) ?? 0,
+                realisedMinutes: flows.doubleOrNil(6) ?? 0, streakDay: flows.int64OrNil(7),
+                completedAt: flows.int64OrNil(8), contexts: context.map { [$0] } ?? []))
+        }
+
+        records.sessions.removeAll(keepingCapacity: true)
+        try sessions.bind(key)
+        while try sessions.step() {
+            records.sessions.append(.init(id: sessions.string(0), startedAt: sessions.int64(1),
+                                          totalSeconds: sessions.int64(2), remainingSeconds: sessions.int64(3),
+                                          endedAt: sessions.int64OrNil(4)))
+        }
+
+        records.logins.removeAll(keepingCapacity: true)
+        try logins.bind(key)
+        while try logins.step() { records.logins.append(logins.int64(0)) }
+
+        records.moods.removeAll(keepingCapacity: true)
+        try moods.bind(key)
+        while try moods.step() {
+            records.moods.append(.init(date: Day(ordinal: Int(moods.int64(0))), mood: Int(moods.int64(1))))
+        }
+    }
+}
