@@ -9,7 +9,6 @@ APT_PACKAGES := pkg-config libsqlite3-dev libxlsxwriter-dev libssl-dev zlib1g-de
 TEST_APT_PACKAGES := libreoffice-calc-nogui
 PIP_PACKAGES := openpyxl
 DEMO_AS_OF := 2026-11-29T06:00:00+01:00
-DEMO_DB := Reports/demo.sqlite
 RELEASE_BIN := .build/release/report
 
 .PHONY: deps test-deps build release demo test bench bench-import bench-xlsx clean docs-cli
@@ -32,10 +31,16 @@ build: deps
 release: deps
 	swift build -c release --product report
 
+# The sample reports in Reports/ (kept current by a test: same commands, same --as-of).
 demo: release
-	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
-	$(RELEASE_BIN) import --db $(DEMO_DB) SampleData/
-	$(RELEASE_BIN) status --db $(DEMO_DB)
+	rm -f report.sqlite report.sqlite-wal report.sqlite-shm
+	$(RELEASE_BIN) import SampleData/
+	$(RELEASE_BIN) status
+	$(RELEASE_BIN) fleet --event salon2016 --as-of $(DEMO_AS_OF) --xlsx --csv --md
+	$(RELEASE_BIN) habits --from 2026-10-01 --to 2026-11-28 --as-of $(DEMO_AS_OF) --xlsx --csv --md
+	$(RELEASE_BIN) habits --date 2026-11-28 --as-of $(DEMO_AS_OF) --xlsx --csv --md
+	$(RELEASE_BIN) bookings --month 2026-11 --as-of $(DEMO_AS_OF) --xlsx --csv --md
+	$(RELEASE_BIN) bookings --month 2026-10 --as-of $(DEMO_AS_OF) --xlsx --csv --md
 
 test: test-deps
 	swift build --build-tests

@@ -6,7 +6,7 @@ import ReportCore
 public enum CommandLineTool {
     public static let commands: [any Command.Type] = [
         ImportCommand.self, CheckCommand.self, StatusCommand.self,
-        FleetCommand.self, BookingsCommand.self,
+        HabitsCommand.self, BookingsCommand.self, FleetCommand.self,
     ]
 
     public static func run(_ arguments: [String], console: Console = .standard(),

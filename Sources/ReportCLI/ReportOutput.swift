@@ -50,7 +50,10 @@ enum ReportOutput {
         }
         if formats.csv { written += try CSVWriter(options: csvOptions).write(report, to: directory) }
         if formats.md { written += try MarkdownWriter().write(report, to: directory) }
-        for url in written { context.console.info("wrote \(url.path)") }
+        let current = FileManager.default.currentDirectoryPath + "/"
+        for url in written {
+            context.console.info("wrote " + (url.path.hasPrefix(current) ? String(url.path.dropFirst(current.count)) : url.path))
+        }
         return .success
     }
 

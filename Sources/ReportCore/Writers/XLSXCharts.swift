@@ -71,6 +71,15 @@ struct XLSXCharts {
             chart_series_set_values(excelSeries, sheetName, 1, valueColumn, lastRow, valueColumn)
             chart_series_set_name_range(excelSeries, sheetName, 0, valueColumn)
         }
+        if chart.kind != .pie {
+            // Axes show the columns' own formats: days as dates (not serial numbers), ratios as percents.
+            if table.columns[category].type == .date {
+                chart_axis_set_num_format(excelChart.pointee.x_axis, try workbook.own("yyyy-mm-dd"))
+            }
+            if series.allSatisfy({ table.columns[$0].type == .percent }) {
+                chart_axis_set_num_format(excelChart.pointee.y_axis, try workbook.own("0%"))
+            }
+        }
         if chart.kind != .pie && series.count == 1 {
             chart_legend_set_position(excelChart, UInt8(LXW_CHART_LEGEND_NONE.rawValue))
         }
