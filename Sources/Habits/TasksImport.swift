@@ -12,6 +12,8 @@ public struct TaskRecord: Sendable, Equatable {
     /// Kept as given, as a JSON array in the `contexte` column (no metric reads a task's contexts,
     /// so one column costs one write where a child table cost three per task); empty when absent.
     public let contexte: [String]
+    /// `contexte` as the JSON text stored in its column (encoded here, on the reader thread).
+    let contexteJSON: String?
     public let createdAt: Timestamp?
     public let completedAt: Timestamp?
 
@@ -24,6 +26,7 @@ public struct TaskRecord: Sendable, Equatable {
         libelle = try reader.string("libelle")
         state = try reader.enumeration("state", TaskRecord.states)
         contexte = try reader.optionalStrings("contexte") ?? []
+        contexteJSON = contexte.isEmpty ? nil : JSONValue.array(contexte.map(JSONValue.string)).jsonText
         createdAt = try reader.optionalTimestamp("createdAt")
         completedAt = try reader.optionalTimestamp("completedAt")
     }
@@ -44,7 +47,7 @@ public final class TasksImporter: KindImporter {
     public func store(_ task: TaskRecord, sequence: Int64) throws {
         try upsert.bind([
             .text(task.id), .text(task.userId), .day(task.date), .text(task.libelle), .text(task.state),
-            task.contexte.isEmpty ? .null : .text(JSONValue.array(task.contexte.map(JSONValue.string)).jsonText),
+            .optional(task.contexteJSON),
             .optionalInstant(task.createdAt), .optionalInstant(task.completedAt), .integer(sequence),
         ])
         try upsert.run()

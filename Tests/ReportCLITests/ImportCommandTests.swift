@@ -2,6 +2,7 @@ import Foundation
 import ReportCore
 import XCTest
 @testable import ReportCLI
+@testable import ReportCore
 
 final class ImportCommandTests: CLITestCase {
     static let tasks = """
@@ -121,6 +122,26 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(run.errLines, ["\(truncated): malformed JSON: unexpected end of file at byte \(cut.utf8.count); nothing of this file was stored"])
         XCTAssertEqual(try count("tasks"), 0)
         XCTAssertEqual(try count("import_log"), 0)
+    }
+
+    /// Big files load without their table's secondary indexes and build them again before the
+    /// commit; a failed file gets them back through the rollback.
+    func testBulkLoadRebuildsIndexesAndARollbackRestoresThem() throws {
+        let database = try Database(path: databasePath)
+        var options = Importer.Options()
+        options.bulkIndexBytes = 0
+        let importer = try Importer(database: database, modules: DomainModules.all, options: options)
+        let indexSQL = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tasks' AND sql IS NOT NULL"
+        let before = try database.rows(indexSQL)
+        XCTAssertEqual(before.map { $0[0] }, ["tasks_user_date"])
+        let good = try write("tasks.json", Self.tasks)
+        XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: good, displayName: good)).status, .imported)
+        XCTAssertEqual(try database.rows(indexSQL), before)
+        XCTAssertEqual(try database.rows("SELECT id FROM tasks INDEXED BY tasks_user_date WHERE user_id = 'u1' ORDER BY id"), [["t1"], ["t2"]])
+        let cut = try write("tasks-cut.json", String(Self.tasks.dropLast(10)))
+        XCTAssertTrue(importer.importFile(ImportFiles.Entry(path: cut, displayName: cut)).failed)
+        XCTAssertEqual(try database.rows(indexSQL), before)
+        XCTAssertEqual(try count("tasks"), 3)
     }
 
     func testJSONLinesBadLineIsOneRejectedRecord() throws {

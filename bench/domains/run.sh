@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Domain benchmarks (issues 4, 5, 6): a generated data set imported, then its report written in
+# every format, each under /usr/bin/time. Prints wall time, CPU time and peak RSS of both steps.
+#
+#   bench/domains/run.sh fleet|habits|bookings [SCALE]     (SCALE defaults to 1)
+#
+# fleet: one 30-day event, 2,000 cars, 300,000 assignments      → report fleet --event salon-bench
+# habits: 10,000 users over 365 days                           → report habits --from … --to … (the year)
+# bookings: 500,000 bookings over one year                      → report bookings --from … --to … (the year)
+# Targets: the report takes less time than the import and stays under 256 MB.
+set -euo pipefail
+
+profile="${1:?usage: bench/domains/run.sh fleet|habits|bookings [SCALE]}"
+scale="${2:-1}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/domain-bench.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+as_of="2026-11-29T06:00:00+01:00"
+
+case "$profile" in
+    fleet) report_args=(fleet --event salon-bench) ;;
+    habits) report_args=(habits --from 2025-11-29 --to 2026-11-28) ;;
+    bookings) report_args=(bookings --from 2025-12-01 --to 2026-11-30) ;;
+    *) echo "unknown profile $profile (fleet, habits, bookings)" >&2; exit 2 ;;
+esac
+
+echo "building report and report-sample (release)..." >&2
+(cd "$root" && swift build -c release --product report >&2 && swift build -c release --product report-sample >&2)
+bin="$(cd "$root" && swift build -c release --show-bin-path)"
+"$bin/report-sample" scale --profile "$profile" --scale "$scale" --out "$work/data"
+size=$(du -sm "$work/data" | cut -f1)
+echo "data: $profile at scale $scale, $size MB of JSON"
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), load $(cut -d' ' -f1 /proc/loadavg); $(date -u +%Y-%m-%d)"
+printf '%-10s %10s %10s %12s\n' "step" "wall s" "CPU s" "peak RSS MB"
+
+step() {
+    local name="$1"; shift
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" >"$work/out" 2>"$work/err" || { tail -5 "$work/err" >&2; return 1; }
+    read -r wall user sys rss <"$work/time"
+    printf '%-10s %10.2f %10.2f %12.1f\n' "$name" "$wall" "$(awk "BEGIN { print $user + $sys }")" "$(awk "BEGIN { print $rss / 1024 }")"
+}
+
+mkdir -p "$work/out-reports"
+step import "$bin/report" import --db "$work/db.sqlite" "$work/data"
+step report "$bin/report" "${report_args[@]}" --db "$work/db.sqlite" --as-of "$as_of" --xlsx --csv --md -o "$work/out-reports"
+echo "outputs: $(du -sm "$work/out-reports" | cut -f1) MB in $(find "$work/out-reports" -type f | wc -l) files"
