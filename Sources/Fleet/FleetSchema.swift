@@ -78,7 +78,7 @@ public enum FleetSchema {
             comment TEXT,
             import_seq INTEGER NOT NULL
         ) STRICT;
-        CREATE INDEX loan_records_assignment ON loan_records(assignment_id, kind, recorded_at_us, import_seq);
+        CREATE INDEX loan_records_assignment ON loan_records(assignment_id, kind, recorded_at_us, import_seq, id);
 
         CREATE TABLE loan_impacts (
             record_id TEXT NOT NULL,
