@@ -1,6 +1,22 @@
 import Foundation
 import ReportCore
 
+/// A value set by another thread, read after it finished.
+final class ConcurrentResult<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<Value, any Error>?
+
+    func set(_ value: Result<Value, any Error>) {
+        lock.lock(); defer { lock.unlock() }
+        result = value
+    }
+
+    func get() -> Result<Value, any Error>? {
+        lock.lock(); defer { lock.unlock() }
+        return result
+    }
+}
+
 /// Writes a `Report` in the formats a command asked for (SPEC §6): `--xlsx`, `--csv`, `--md`, any
 /// combination, each file written aside and renamed into place; none given: the Markdown report on
 /// standard output.
@@ -42,18 +58,36 @@ enum ReportOutput {
             return .success
         }
         let directory = try outputDirectory(arguments.value("output"))
-        var written: [URL] = []
+        // The workbook (libxlsxwriter, single-threaded) is written on a second thread while the CSV
+        // and Markdown files are written on this one: the formats are independent, and the rows of
+        // a Report can be read by several writers at once.
+        let workbook = ConcurrentResult<URL?>()
+        let group = DispatchGroup()
         if formats.xlsx {
             let url = try OutputFiles.location(of: OutputFiles.fileName(report.baseName, extension: "xlsx"), in: directory)
-            try XLSXWriter().write(report, to: url)
-            written.append(url)
+            DispatchQueue.global().async(group: group) {
+                workbook.set(Result { try XLSXWriter().write(report, to: url); return url })
+            }
         }
-        if formats.csv { written += try CSVWriter(options: csvOptions).write(report, to: directory) }
-        if formats.md { written += try MarkdownWriter().write(report, to: directory) }
+        var written: [URL] = []
+        var firstError: (any Error)?
+        do {
+            if formats.csv { written += try CSVWriter(options: csvOptions).write(report, to: directory) }
+            if formats.md { written += try MarkdownWriter().write(report, to: directory) }
+        } catch {
+            firstError = error
+        }
+        group.wait()
+        switch workbook.get() {
+        case .success(let url?): written.insert(url, at: 0)
+        case .failure(let error): firstError = firstError ?? error
+        default: break
+        }
         let current = FileManager.default.currentDirectoryPath + "/"
         for url in written {
             context.console.info("wrote " + (url.path.hasPrefix(current) ? String(url.path.dropFirst(current.count)) : url.path))
         }
+        if let firstError { throw firstError }
         return .success
     }
 
