@@ -41,8 +41,7 @@ public enum ImportFiles {
         return entries
     }
 
-    /// Collects export files below a folder, skipping hidden entries (`.git`, editors' temp files)
-    /// and the `failed` folder the nightly job keeps in an inbox.
+    /// Collects export files below a folder, skipping hidden entries (`.git`, editors' temp files).
     private static func walk(folder: String, relative: String, into result: inout [String]) throws {
         let path = relative.isEmpty ? folder : folder + "/" + relative
         let names: [String]
