@@ -34,6 +34,8 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(fraction.description, "2026-11-28T07:55:00.250000Z")
         // Fractions are kept to the microsecond; further digits are dropped, not rounded.
         XCTAssertEqual(try XCTUnwrap(Timestamp("2026-11-28T07:55:00.1234569Z")).microseconds % 1_000_000, 123_456)
+        XCTAssertEqual(try XCTUnwrap(Timestamp("2016-10-30T01:30:00.000007-05:30")).description, "2016-10-30T01:30:00.000007-05:30")
+        XCTAssertEqual(try XCTUnwrap(Timestamp("0001-01-01T00:00:00Z")).description, "0001-01-01T00:00:00Z")
         XCTAssertEqual(try XCTUnwrap(Timestamp("2016-10-30T01:30:00-05:30")).microseconds,
                        try XCTUnwrap(Timestamp("2016-10-30T07:00:00Z")).microseconds)
     }

@@ -50,8 +50,10 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// ISO 8601: `2016-10-01`.
     public var description: String {
-        let (y, m, d) = components
-        return Day.pad(y, 4) + "-" + Day.pad(m, 2) + "-" + Day.pad(d, 2)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(10)
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `YYYY-MM` of the month holding this day.

@@ -89,13 +89,10 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// ISO 8601 in the given offset: `2016-10-01T09:12:00+02:00`, `…Z` for offset 0.
     public func iso8601(offsetSeconds offset: Int) -> String {
-        let local = localWallClock(offsetSeconds: offset)
-        var text = local.day.description + "T" + Day.pad(local.secondOfDay / 3600, 2) + ":"
-            + Day.pad(local.secondOfDay / 60 % 60, 2) + ":" + Day.pad(local.secondOfDay % 60, 2)
-        if local.microsecond != 0 { text += "." + Day.pad(local.microsecond, 6) }
-        if offset == 0 { return text + "Z" }
-        let magnitude = abs(offset)
-        return text + (offset < 0 ? "-" : "+") + Day.pad(magnitude / 3600, 2) + ":" + Day.pad(magnitude / 60 % 60, 2)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        appendISO8601(to: &bytes, offsetSeconds: offset)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The wall clock at the given offset: its day, second of day and microsecond.

@@ -39,9 +39,9 @@ struct CSVFields {
                 bytes.append(contentsOf: number.description.utf8)
             }
         case .day(let day):
-            appendDay(day)
+            day.appendISO8601(to: &bytes)
         case .timestamp(let timestamp):
-            bytes.append(contentsOf: timestamp.description.utf8)
+            timestamp.appendISO8601(to: &bytes, offsetSeconds: timestamp.offsetSeconds)
         case .boolean(let flag):
             bytes.append(contentsOf: flag ? CSVFields.trueBytes : CSVFields.falseBytes)
         }
@@ -91,25 +91,5 @@ struct CSVFields {
     static func startsFormula(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "=") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
             || byte == UInt8(ascii: "@") || byte == 0x09 || byte == 0x0D
-    }
-
-    /// `YYYY-MM-DD` without the intermediate strings of `Day.description` (years 1–9999).
-    private mutating func appendDay(_ day: Day) {
-        let (year, month, dayOfMonth) = day.components
-        guard year >= 0, year <= 9999 else {
-            bytes.append(contentsOf: day.description.utf8)
-            return
-        }
-        let zero = UInt8(ascii: "0")
-        bytes.append(zero + UInt8(year / 1000))
-        bytes.append(zero + UInt8(year / 100 % 10))
-        bytes.append(zero + UInt8(year / 10 % 10))
-        bytes.append(zero + UInt8(year % 10))
-        bytes.append(UInt8(ascii: "-"))
-        bytes.append(zero + UInt8(month / 10))
-        bytes.append(zero + UInt8(month % 10))
-        bytes.append(UInt8(ascii: "-"))
-        bytes.append(zero + UInt8(dayOfMonth / 10))
-        bytes.append(zero + UInt8(dayOfMonth % 10))
     }
 }

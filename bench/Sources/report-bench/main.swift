@@ -1,6 +1,7 @@
 // report-bench: writes the XLSX benchmark workbook with ReportCore's XLSXWriter.
 //
 //   report-bench [ROWS] [OUTPUT.xlsx]      (defaults: 1000000, bench-swift.xlsx)
+//   report-bench [ROWS] [FOLDER] --csv     the same table as CSV (FOLDER/bench-ROWS/loans.csv)
 //
 // The data are the same, row for row, as bench/xlsx/reference.c and xlsxwriter_ref.py write, so
 // that `bench/xlsx/run.sh` compares the writers and nothing else. Rows are made on demand, as an
@@ -8,7 +9,8 @@
 import Foundation
 import ReportCore
 
-let arguments = CommandLine.arguments
+let writeCSV = CommandLine.arguments.contains("--csv")
+let arguments = CommandLine.arguments.filter { $0 != "--csv" }
 let rowCount = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 let output = URL(fileURLWithPath: arguments.count > 2 ? arguments[2] : "bench-swift.xlsx")
 
@@ -49,7 +51,11 @@ let table = Table(name: "loans", columns: [
 let report = Report(kind: "bench", title: "XLSX benchmark", scope: "\(rowCount)",
                     asOf: Timestamp(seconds: firstCheckOut, offsetSeconds: 7_200), tables: [table])
 do {
-    try XLSXWriter().write(report, to: output)
+    if writeCSV {
+        _ = try CSVWriter().write(report, to: output)
+    } else {
+        try XLSXWriter().write(report, to: output)
+    }
 } catch {
     FileHandle.standardError.write(Data("report-bench: \(error)\n".utf8))
     exit(1)
