@@ -1,4 +1,5 @@
 import Foundation
+import ReportCore
 
 /// Where a command writes: standard output for results, standard error for messages and progress.
 /// Tests pass a capturing console to read both.
@@ -11,17 +12,45 @@ public final class Console: @unchecked Sendable {
     public var quiet = false
     private var progressShown = false
 
+    /// Whether bulk output (a CSV table, a Markdown report) streams to the real standard output;
+    /// otherwise it is collected and passed to `out` (tests).
+    private let streamsToStandardOutput: Bool
+
     public init(out: @escaping (String) -> Void, error: @escaping (String) -> Void, errorIsTerminal: Bool) {
         writeOut = out
         writeError = error
         self.errorIsTerminal = errorIsTerminal
+        streamsToStandardOutput = false
+    }
+
+    private init(standardErrorIsTerminal: Bool) {
+        writeOut = { text in FileHandle.standardOutput.write(Data(text.utf8)) }
+        writeError = { text in FileHandle.standardError.write(Data(text.utf8)) }
+        errorIsTerminal = standardErrorIsTerminal
+        streamsToStandardOutput = true
     }
 
     /// The process's real standard output and error.
     public static func standard() -> Console {
-        Console(out: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-                error: { text in FileHandle.standardError.write(Data(text.utf8)) },
-                errorIsTerminal: isatty(STDERR_FILENO) == 1)
+        Console(standardErrorIsTerminal: isatty(STDERR_FILENO) == 1)
+    }
+
+    /// Writes bulk output through a byte sink: streamed to standard output (a million-row CSV
+    /// never sits in memory), or collected for a test console.
+    public func withOutputSink(_ body: (ByteSink) throws -> Void) throws {
+        clearProgress()
+        if streamsToStandardOutput {
+            let sink = ByteSink.standardOutput()
+            try body(sink)
+            try sink.flush()
+        } else {
+            let sink = ByteSink()
+            try body(sink)
+            try sink.flush()
+            let text = try sink.collectedText()
+            lock.lock(); defer { lock.unlock() }
+            writeOut(text)
+        }
     }
 
     /// A result line, on standard output.

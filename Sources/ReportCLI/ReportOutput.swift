@@ -38,12 +38,16 @@ enum ReportOutput {
         let arguments = context.arguments
         let csvOptions = CSVOptions(bom: arguments.flag("bom"))
         if let name = arguments.value("table") {
-            guard let table = report.table(named: name), table.outputs.contains(.csv) || name == "summary" else {
+            let writer = CSVWriter(options: csvOptions)
+            if name == "summary", report.table(named: name) == nil {
+                try context.console.withOutputSink { try writer.writeSummary(report.figures, to: $0) }
+                return .success
+            }
+            guard let table = report.table(named: name), table.outputs.contains(.csv) else {
                 let names = report.tables.filter { $0.outputs.contains(.csv) }.map(\.name) + ["summary"]
                 throw UsageError("--table: no CSV table \"\(name)\" in this report; tables: \(names.joined(separator: ", "))")
             }
-            let sink = ByteSink.standardOutput()
-            try CSVWriter(options: csvOptions).writeTable(table, to: sink)
+            try context.console.withOutputSink { try writer.writeTable(table, to: $0) }
             return .success
         }
         if arguments.value("table") == nil, arguments.flag("bom"), !arguments.flag("csv") {
@@ -52,9 +56,8 @@ enum ReportOutput {
         let formats = (xlsx: arguments.flag("xlsx"), csv: arguments.flag("csv"), md: arguments.flag("md"))
         guard formats.xlsx || formats.csv || formats.md else {
             if arguments.value("output") != nil { throw UsageError("-o/--output needs a format: --xlsx, --csv or --md") }
-            let sink = ByteSink.standardOutput()
-            try sink.write(MarkdownWriter().render(report).markdown)
-            try sink.flush()
+            let markdown = MarkdownWriter().render(report).markdown
+            try context.console.withOutputSink { try $0.write(markdown) }
             return .success
         }
         let directory = try outputDirectory(arguments.value("output"))
