@@ -63,4 +63,32 @@ final class SampleReportsTests: CLITestCase {
             XCTAssertEqual(data.prefix(2), Data("PK".utf8), "\(name) is a zip file")
         }
     }
+
+    /// The sample workbooks open in a real spreadsheet program: LibreOffice converts each to PDF.
+    func testLibreOfficeOpensEverySampleWorkbook() throws {
+        guard let soffice = ["/usr/bin/soffice", "/usr/local/bin/soffice", "/usr/lib/libreoffice/program/soffice"]
+            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("LibreOffice (soffice) is not installed: apt-get install libreoffice-calc-nogui (make test does)")
+        }
+        let books = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Reports").path)
+            .filter { $0.hasSuffix(".xlsx") }.sorted()
+        XCTAssertGreaterThanOrEqual(books.count, 3)
+        let output = directory.appendingPathComponent("pdf")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: soffice)
+        process.arguments = ["-env:UserInstallation=" + directory.appendingPathComponent("profile").absoluteString,
+                             "--headless", "--convert-to", "pdf", "--outdir", output.path]
+            + books.map { Self.root.appendingPathComponent("Reports").appendingPathComponent($0).path }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        for book in books {
+            let pdf = output.appendingPathComponent(String(book.dropLast(5)) + ".pdf")
+            let bytes = try Data(contentsOf: pdf)
+            XCTAssertEqual(String(decoding: bytes.prefix(5), as: UTF8.self), "%PDF-", book)
+            XCTAssertGreaterThan(bytes.count, 5_000, book)
+        }
+    }
 }
