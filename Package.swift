@@ -22,8 +22,9 @@ let package = Package(
         .executableTarget(name: "SampleGenerator", dependencies: []),
         .executableTarget(name: "report-bench", dependencies: ["ReportCore"], path: "bench/Sources/report-bench"),
         .testTarget(name: "ReportCoreTests", dependencies: ["ReportCore"], exclude: ["__Snapshots__", "Support"]),
-        .testTarget(name: "HabitsTests", dependencies: ["Habits", "ReportCore"]),
-        .testTarget(name: "BookingsTests", dependencies: ["Bookings", "ReportCore"]),
+        .target(name: "ReportTestSupport", dependencies: ["ReportCore"], path: "Tests/ReportTestSupport"),
+        .testTarget(name: "HabitsTests", dependencies: ["Habits", "ReportCore", "ReportTestSupport"]),
+        .testTarget(name: "BookingsTests", dependencies: ["Bookings", "ReportCore", "ReportTestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "ReportCore"]),
         .testTarget(name: "ReportCLITests", dependencies: ["ReportCLI", "ReportCore"]),
     ]

@@ -1,77 +1,9 @@
-import Foundation
-import ReportCore
-import XCTest
+@_exported import ReportTestSupport
 @testable import Habits
 
-/// A fresh database file in its own temporary directory, migrated with the habits schema.
-final class HabitsTestStore {
-    let directory: URL
-    let database: Database
-    private var importers: [ExportKind: ErasedKindImporter] = [:]
-    private var sequence: Int64 = 0
+/// The habits tests' database: a `DomainTestStore` with the habits schema and importers.
+typealias HabitsTestStore = DomainTestStore
 
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("habits-tests-" + UUID().uuidString)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        database = try Database(path: directory.appendingPathComponent("t.sqlite").path)
-        try Schema.migrate(database, Schema.core + HabitsModule.module.migrations)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
-    /// Imports one record with the next sequence number, through the module's importer for `kind`.
-    func load(_ kind: ExportKind, _ record: JSONValue) throws {
-        let importer: ErasedKindImporter
-        if let existing = importers[kind] {
-            importer = existing
-        } else {
-            importer = try HabitsModule.module.makeImporter(kind, database)
-            importers[kind] = importer
-        }
-        sequence += 1
-        try importer.importRecord(record, sequence: sequence)
-    }
-
-    var lastSequence: Int64 { sequence }
-
-    func rows(_ sql: String) throws -> [[SQLValue]] { try database.rows(sql) }
-
-    func count(_ table: String) throws -> Int64 { try database.scalarInt("SELECT COUNT(*) FROM \(table)") ?? -1 }
-
-    /// Every row of every habits table, in a stable order: compared before and after a rejection.
-    func snapshot() throws -> [String: [[SQLValue]]] {
-        var result: [String: [[SQLValue]]] = [:]
-        for row in try rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('schema_migrations', 'import_log', 'import_rejects')") {
-            guard let table = row[0].string else { continue }
-            result[table] = try rows("SELECT * FROM \(table) ORDER BY 1, 2, 3")
-        }
-        return result
-    }
-
-    /// Asserts that `record` is rejected with exactly `message` and that no table changed.
-    func assertRejected(_ kind: ExportKind, _ record: JSONValue, _ message: String,
-                        file: StaticString = #filePath, line: UInt = #line) throws {
-        let before = try snapshot()
-        XCTAssertFalse(before.values.allSatisfy(\.isEmpty), "seed a valid record first", file: file, line: line)
-        do {
-            try load(kind, record)
-            XCTFail("accepted an invalid record; expected \(message)", file: file, line: line)
-        } catch let error as FieldError {
-            XCTAssertEqual(error.description, message, file: file, line: line)
-        }
-        XCTAssertEqual(try snapshot(), before, "a rejected record changed the database", file: file, line: line)
-    }
-}
-
-/// Builds a record from a valid one with some members replaced (`nil` removes) or added.
-func record(_ base: JSONValue, _ changes: [String: JSONValue?]) -> JSONValue {
-    guard case .object(var object) = base else { return base }
-    for (key, value) in changes.sorted(by: { $0.key < $1.key }) {
-        if let index = object.members.firstIndex(where: { $0.key == key }) {
-            if let value { object.members[index].value = value } else { object.members.remove(at: index) }
-        } else if let value {
-            object.members.append(JSONObject.Member(key: key, value: value))
-        }
-    }
-    return .object(object)
+extension DomainTestStore {
+    convenience init() throws { try self.init(module: HabitsModule.module) }
 }

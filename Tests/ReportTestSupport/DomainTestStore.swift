@@ -1,0 +1,79 @@
+import Foundation
+import ReportCore
+import XCTest
+
+/// A fresh database file in its own temporary directory, migrated with one domain's schema, and
+/// the domain's importers: shared by the habits and bookings tests.
+public final class DomainTestStore {
+    public let module: DomainModule
+    public let directory: URL
+    public let database: Database
+    private var importers: [ExportKind: ErasedKindImporter] = [:]
+    private var sequence: Int64 = 0
+
+    public init(module: DomainModule) throws {
+        self.module = module
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(module.domain.rawValue)-tests-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        database = try Database(path: directory.appendingPathComponent("t.sqlite").path)
+        try Schema.migrate(database, Schema.core + module.migrations)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Imports one record with the next sequence number, through the module's importer for `kind`.
+    public func load(_ kind: ExportKind, _ record: JSONValue) throws {
+        let importer: ErasedKindImporter
+        if let existing = importers[kind] {
+            importer = existing
+        } else {
+            importer = try module.makeImporter(kind, database)
+            importers[kind] = importer
+        }
+        sequence += 1
+        try importer.importRecord(record, sequence: sequence)
+    }
+
+    public var lastSequence: Int64 { sequence }
+
+    public func rows(_ sql: String) throws -> [[SQLValue]] { try database.rows(sql) }
+
+    public func count(_ table: String) throws -> Int64 { try database.scalarInt("SELECT COUNT(*) FROM \(table)") ?? -1 }
+
+    /// Every row of every domain table, in a stable order: compared before and after a rejection.
+    public func snapshot() throws -> [String: [[SQLValue]]] {
+        var result: [String: [[SQLValue]]] = [:]
+        for row in try rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('schema_migrations', 'import_log', 'import_rejects')") {
+            guard let table = row[0].string else { continue }
+            result[table] = try rows("SELECT * FROM \(table) ORDER BY 1, 2, 3")
+        }
+        return result
+    }
+
+    /// Asserts that `record` is rejected with exactly `message` and that no table changed.
+    public func assertRejected(_ kind: ExportKind, _ record: JSONValue, _ message: String,
+                        file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try snapshot()
+        XCTAssertFalse(before.values.allSatisfy(\.isEmpty), "seed a valid record first", file: file, line: line)
+        do {
+            try load(kind, record)
+            XCTFail("accepted an invalid record; expected \(message)", file: file, line: line)
+        } catch let error as FieldError {
+            XCTAssertEqual(error.description, message, file: file, line: line)
+        }
+        XCTAssertEqual(try snapshot(), before, "a rejected record changed the database", file: file, line: line)
+    }
+}
+
+/// Builds a record from a valid one with some members replaced (`nil` removes) or added.
+public func record(_ base: JSONValue, _ changes: [String: JSONValue?]) -> JSONValue {
+    guard case .object(var object) = base else { return base }
+    for (key, value) in changes.sorted(by: { $0.key < $1.key }) {
+        if let index = object.members.firstIndex(where: { $0.key == key }) {
+            if let value { object.members[index].value = value } else { object.members.remove(at: index) }
+        } else if let value {
+            object.members.append(JSONObject.Member(key: key, value: value))
+        }
+    }
+    return .object(object)
+}
