@@ -144,6 +144,55 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try count("tasks"), 3)
     }
 
+    /// Compresses `content` with the system's gzip into `name` (one gzip member per part).
+    @discardableResult
+    func writeGzip(_ name: String, _ parts: [String]) throws -> String {
+        var data = Data()
+        for (index, part) in parts.enumerated() {
+            let plain = try write("gzip-\(index).txt", part)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+            process.arguments = ["-c", "-n", plain]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            data += pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0)
+            try FileManager.default.removeItem(atPath: plain)
+        }
+        let url = directory.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+        return path(name)
+    }
+
+    func testGzipFilesImportLikeTheirContent() throws {
+        let tasks = try writeGzip("in/tasks.json.gz", [Self.tasks])
+        // Two gzip members, as `cat a.gz b.gz` makes, and JSON Lines told from `.jsonl.gz`.
+        try writeGzip("in/logins.jsonl.gz", ["{\"userId\": \"u1\", \"at\": \"2026-11-28T08:00:00+01:00\"}\n",
+                                              "{\"userId\": \"u2\", \"at\": \"2026-11-28T09:00:00Z\"}\n"])
+        let run = report(["import", "--db", databasePath, path("in")])
+        XCTAssertEqual(run.code, .success, run.err)
+        XCTAssertTrue(run.out.contains("imported \(tasks) (tasks): 3 records, 3 accepted, 0 rejected"), run.out)
+        XCTAssertEqual(try count("tasks"), 3)
+        XCTAssertEqual(try database().rows("SELECT user_id FROM logins ORDER BY user_id"), [["u1"], ["u2"]])
+    }
+
+    func testACutOrFakeGzipFileFailsAloneAndStoresNothing() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try writeGzip("whole.json.gz", [Self.tasks])))
+        try whole.prefix(whole.count / 2).write(to: directory.appendingPathComponent("tasks.json.gz"))
+        try write("users.json.gz", "[{\"id\": \"u1\"}]")  // not compressed at all
+        let run = report(["import", "--db", databasePath, path("tasks.json.gz"), path("users.json.gz")])
+        XCTAssertEqual(run.code, .failure)
+        XCTAssertEqual(run.errLines.count, 2, run.err)
+        XCTAssertEqual(run.errLines[0], "\(path("tasks.json.gz")): gzip data cut short (the file is truncated); nothing of this file was stored")
+        XCTAssertEqual(run.errLines[1], "\(path("users.json.gz")): invalid gzip data (incorrect header check); nothing of this file was stored")
+        XCTAssertEqual(try count("tasks"), 0)
+        XCTAssertEqual(try count("users"), 0)
+        XCTAssertEqual(try count("import_log"), 0)
+    }
+
     func testJSONLinesBadLineIsOneRejectedRecord() throws {
         let file = try write("logins.jsonl", """
             {"userId": "u1", "at": "2026-11-28T08:00:00+01:00"}

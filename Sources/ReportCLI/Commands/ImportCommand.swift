@@ -69,9 +69,12 @@ enum ImportRun {
         }
         let database = try Database(path: checkOnly ? ":memory:" : context.databasePath)
         let importer = try Importer(database: database, modules: DomainModules.all, options: options)
-        importer.progress = { file, done, total in
-            let percent = total > 0 ? Int(Double(done) / Double(total) * 100) : 100
-            console.progress("importing \(file)  \(percent) %  \(Formatting.megabytes(done)) of \(Formatting.megabytes(Int(total)))")
+        importer.progress = { progress in
+            var line = "importing \(progress.file)  \(progress.records) records"
+            if let bytes = progress.bytes, bytes.total > 0 {
+                line += "  \(Int(Double(bytes.read) / Double(bytes.total) * 100)) % of \(Formatting.megabytes(Int(bytes.total)))"
+            }
+            console.progress(line)
         }
         let started = Date()
         var totals = (files: 0, imported: 0, skipped: 0, failed: 0, records: 0, accepted: 0, rejected: 0)

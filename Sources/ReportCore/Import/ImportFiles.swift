@@ -18,7 +18,7 @@ public enum ImportFiles {
     }
 
     /// Extensions taken from folders (a file named on the command line is always tried).
-    static let exportExtensions = [".json", ".jsonl", ".ndjson"]
+    static let exportExtensions = [".json", ".jsonl", ".ndjson", ".json.gz", ".jsonl.gz", ".ndjson.gz"]
 
     public static func expand(_ arguments: [String]) throws -> [Entry] {
         var entries: [Entry] = []
@@ -60,9 +60,10 @@ public enum ImportFiles {
         }
     }
 
-    /// JSON Lines by extension (SPEC §1): `.jsonl`, `.ndjson`.
+    /// JSON Lines by extension (SPEC §1): `.jsonl`, `.ndjson`, compressed or not.
     public static func isJSONLines(_ fileName: String) -> Bool {
-        let lower = fileName.lowercased()
+        var lower = fileName.lowercased()
+        if lower.hasSuffix(".gz") { lower.removeLast(3) }
         return lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson")
     }
 }

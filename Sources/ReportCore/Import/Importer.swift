@@ -24,8 +24,17 @@ public final class Importer {
     private let database: Database
     private let modules: [ExportKind.Domain: DomainModule]
     private let options: Options
-    /// Called as a file is read, with (file, bytes read, file size), at most a few times a second.
-    public var progress: ((String, Int, Int64) -> Void)?
+    /// Called as a file is read, at most a few times a second.
+    public var progress: ((Progress) -> Void)?
+
+    /// How far the import of one file is.
+    public struct Progress: Sendable {
+        public let file: String
+        public let records: Int
+        /// Bytes of the file read so far and its size; nil for a compressed file, whose
+        /// decompressed size is not known in advance.
+        public let bytes: (read: Int, total: Int64)?
+    }
 
     public init(database: Database, modules: [DomainModule], options: Options) throws {
         self.database = database
@@ -69,6 +78,9 @@ public final class Importer {
                 jsonLines = true  // a top-level object that is not a wrapper starts JSON Lines (SPEC §1)
             } catch let failure as FileFailure {
                 return failure.outcome
+            } catch let error as JSONReadError {
+                // The outcome already names the file.
+                return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: error.message + "; nothing of this file was stored"))
             } catch {
                 return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: Importer.describe(error)))
             }
@@ -82,7 +94,9 @@ public final class Importer {
 
     private func importOnce(_ entry: ImportFiles.Entry, kind: ExportKind, module: DomainModule,
                             digest: (hex: String, size: Int64), jsonLines: Bool) throws -> FileOutcome {
-        let source = try FileByteSource(path: entry.path)
+        let compressed = entry.fileName.lowercased().hasSuffix(".gz")
+        let file = try FileByteSource(path: entry.path)
+        let source: ByteSource = compressed ? try GzipByteSource(file, name: entry.displayName) : file
         let importer = try module.makeImporter(kind, database)
         let reader = RecordPipeline(reader: JSONRecordReader(source: source, jsonLines: jsonLines), validate: importer.validate)
         defer { reader.close() }
@@ -129,7 +143,8 @@ public final class Importer {
                         let now = DispatchTime.now().uptimeNanoseconds
                         if now - lastProgress > 250_000_000 {
                             lastProgress = now
-                            progress(entry.displayName, reader.bytesConsumed, digest.size)
+                            progress(Progress(file: entry.displayName, records: outcome.records,
+                                              bytes: compressed ? nil : (reader.bytesConsumed, digest.size)))
                         }
                     }
                 }
