@@ -11,7 +11,7 @@ PIP_PACKAGES := openpyxl
 DEMO_AS_OF := 2026-11-29T06:00:00+01:00
 RELEASE_BIN := .build/release/report
 
-.PHONY: deps test-deps build release demo test bench bench-import bench-xlsx clean docs-cli
+.PHONY: deps test-deps build release demo test bench bench-import bench-xlsx bench-fleet bench-bookings bench-habits clean docs-cli check-sample
 
 # Installs only what is missing, so a second run costs nothing.
 deps:
@@ -55,7 +55,7 @@ docs-cli:
 	RECORD_CLI_DOCS=1 swift test --skip-build --filter CLIReferenceTests
 
 # Benchmarks (figures recorded in docs/BENCHMARKS.md). Not part of the tests.
-bench: bench-import bench-xlsx
+bench: bench-import bench-xlsx bench-fleet bench-bookings bench-habits
 
 bench-import: deps
 	@python3 -c "import duckdb" 2>/dev/null || python3 -m pip install -q --root-user-action=ignore duckdb sqlite-utils
@@ -64,6 +64,10 @@ bench-import: deps
 bench-xlsx: deps
 	@python3 -c "import xlsxwriter" 2>/dev/null || python3 -m pip install -q --root-user-action=ignore XlsxWriter
 	bench/xlsx/run.sh
+
+# A generated data set imported, then its report written in every format (issues 4, 5, 6).
+bench-fleet bench-bookings bench-habits: deps
+	bench/domains/run.sh $(patsubst bench-%,%,$@)
 
 # Checks the generator's output against SPEC §1 and that it is deterministic.
 check-sample: deps
