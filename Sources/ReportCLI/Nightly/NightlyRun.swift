@@ -95,10 +95,8 @@ struct NightlyRun {
             tally.otherFailures += 1
             return
         }
-        guard !entries.isEmpty else {
-            log.info("\(settings.inbox): no export file to import")
-            return
-        }
+        // The importer is made even for an empty inbox: it creates the database on the first night,
+        // so the reports below describe an empty database instead of failing.
         let importer: Importer
         do {
             importer = try Importer(database: try Database(path: settings.databasePath), modules: DomainModules.all,
@@ -108,6 +106,7 @@ struct NightlyRun {
             tally.otherFailures += 1
             return
         }
+        if entries.isEmpty { log.info("\(settings.inbox): no export file to import") }
         ImportRun.showProgress(of: importer, on: context.console)
         for entry in entries {
             let outcome = importer.importFile(entry)
