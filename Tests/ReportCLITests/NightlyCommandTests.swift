@@ -117,6 +117,23 @@ final class NightlyCommandTests: CLITestCase {
         XCTAssertEqual(try count("import_log"), 2)
     }
 
+    /// What a run killed after a file's commit leaves: the file still in the inbox (or, killed
+    /// between link and unlink, in both places). The next run archives it once.
+    func testAFileImportedButNotArchivedIsArchivedOnceByTheNextRun() throws {
+        try write("inbox/habits/moods.json", "[{\"userId\":\"emma\",\"date\":\"2026-12-25\",\"mood\":3}]")
+        try write("inbox/habits/users.json", "[]")
+        XCTAssertEqual(report(["import", "--db", databasePath, path("inbox")]).code, .success)
+        try FileManager.default.createDirectory(atPath: path("archive/2016-10-02/habits"), withIntermediateDirectories: true)
+        XCTAssertEqual(link(path("inbox/habits/users.json"), path("archive/2016-10-02/habits/users.json")), 0)
+        let run = try nightly()
+        XCTAssertEqual(run.code, .success, run.err)
+        XCTAssertTrue(run.err.contains("already imported \(path("inbox"))/habits/moods.json (moods)"), run.err)
+        XCTAssertEqual(files("archive/2016-10-02"), ["habits/moods.json", "habits/users.json"])
+        XCTAssertEqual(files("inbox"), [])
+        XCTAssertEqual(try count("import_log"), 2, "not imported again")
+        XCTAssertEqual(try count("moods"), 1)
+    }
+
     func testStaleTemporaryFilesAreRemovedAndNothingElse() throws {
         let dead: Int32 = 2_147_483_000  // above any pid_max
         let stale = ["Reports/.fleet-x.md.tmp-\(dead)-1f2e", "Reports/.fleet-x.xlsx.\(dead)-z9k.tmp",

@@ -77,7 +77,9 @@ struct NightlyRun {
             results.append(StaleTemporaryFiles.remove(in: settings.failedFolder, recursive: true))
         }
         for result in results {
-            for path in result.removed { log.info("removed \(path), left by an interrupted run") }
+            for path in result.removed {
+                log.info("removed \(ReportOutput.displayPath(URL(fileURLWithPath: path))), left by an interrupted run")
+            }
             for error in result.errors {
                 log.warning(error)
                 tally.otherFailures += 1
@@ -137,14 +139,17 @@ struct NightlyRun {
         case .failed(let reason):
             tally.failedFiles += 1
             let line = ImportRun.failureLine(outcome.file, reason)
+            // Logged before the move: a run killed in between logs it again, but never not at all.
+            log.warning("failed: " + line)
             do {
                 let moved = try InboxMoves.move(entry.path, into: join(settings.failedFolder, folder), name: name,
                                                 scratchFolder: settings.failedFolder) { destination in
                     try OutputFiles.writeFile(at: URL(fileURLWithPath: destination + ".error.txt"), contents: line + "\n")
                 }
-                log.warning("failed: \(line); moved to \(moved)")
+                log.info("moved \(outcome.file) to \(moved), the reason beside it in \(moved).error.txt")
             } catch {
-                log.warning("failed: \(line); cannot move it to \(settings.failedFolder): \(error)")
+                log.warning("\(outcome.file): cannot move it to \(settings.failedFolder): \(error); it stays in the inbox")
+                tally.otherFailures += 1
             }
         }
     }
