@@ -134,6 +134,29 @@ final class NightlyCommandTests: CLITestCase {
         XCTAssertEqual(try count("moods"), 1)
     }
 
+    /// An archive on another file system (here tmpfs): the file is copied, synced, linked into
+    /// place, and only then removed from the inbox; no temporary copy is left.
+    func testAnArchiveOnAnotherFileSystemGetsACompleteCopy() throws {
+        let archive = "/dev/shm/nightly-archive-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path("inbox"), withIntermediateDirectories: true)
+        guard (try? FileManager.default.createDirectory(atPath: archive, withIntermediateDirectories: true)) != nil else {
+            throw XCTSkip("no /dev/shm here")
+        }
+        defer { try? FileManager.default.removeItem(atPath: archive) }
+        var inboxStatus = stat(), archiveStatus = stat()
+        guard stat(path("inbox"), &inboxStatus) == 0, stat(archive, &archiveStatus) == 0,
+              inboxStatus.st_dev != archiveStatus.st_dev else {
+            throw XCTSkip("/dev/shm is on the same file system as the temporary folder")
+        }
+        let content = "[{\"userId\":\"emma\",\"date\":\"2026-12-25\",\"mood\":3}]"
+        try write("inbox/habits/moods.json", content)
+        let run = try nightly(["--archive", archive])
+        XCTAssertEqual(run.code, .success, run.err)
+        XCTAssertEqual(try String(contentsOfFile: archive + "/2016-10-02/habits/moods.json", encoding: .utf8), content)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: archive), ["2016-10-02"], "no temporary copy left")
+        XCTAssertEqual(files("inbox"), [])
+    }
+
     func testStaleTemporaryFilesAreRemovedAndNothingElse() throws {
         let dead: Int32 = 2_147_483_000  // above any pid_max
         let stale = ["Reports/.fleet-x.md.tmp-\(dead)-1f2e", "Reports/.fleet-x.xlsx.\(dead)-z9k.tmp",
