@@ -7,6 +7,7 @@ public enum CommandLineTool {
     public static let commands: [any Command.Type] = [
         ImportCommand.self, CheckCommand.self, StatusCommand.self,
         HabitsCommand.self, BookingsCommand.self, FleetCommand.self,
+        NightlyCommand.self,
     ]
 
     public static func run(_ arguments: [String], console: Console = .standard(),

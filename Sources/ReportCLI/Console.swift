@@ -104,4 +104,7 @@ public enum ExitCode: Int32, Sendable {
     case usage = 2
     /// Done, but records were rejected.
     case rejected = 3
+    /// `report nightly` only: another run holds the lock, so this one did nothing. Not in SPEC §7
+    /// (0–3): a cron job needs to tell "skipped, already running" from "failed".
+    case busy = 4
 }

@@ -61,6 +61,17 @@ enum ReportOutput {
             return .success
         }
         let directory = try outputDirectory(arguments.value("output"))
+        let result = try writeFiles(report, formats: formats, csvOptions: csvOptions, to: directory)
+        for url in result.written { context.console.info("wrote " + displayPath(url)) }
+        if let failure = result.failure { throw failure }
+        return .success
+    }
+
+    /// Writes the report's files in the given formats into `directory`: the URLs written (workbook
+    /// first) and the first error. Every format is attempted even when one fails, so a broken
+    /// workbook does not cost the CSV tables. Shared by the report commands and `report nightly`.
+    static func writeFiles(_ report: Report, formats: (xlsx: Bool, csv: Bool, md: Bool), csvOptions: CSVOptions,
+                           to directory: URL) throws -> (written: [URL], failure: (any Error)?) {
         // The workbook (libxlsxwriter, single-threaded) is written on a second thread while the CSV
         // and Markdown files are written on this one: the formats are independent, and the rows of
         // a Report can be read by several writers at once.
@@ -86,12 +97,13 @@ enum ReportOutput {
         case .failure(let error): firstError = firstError ?? error
         default: break
         }
+        return (written, firstError)
+    }
+
+    /// A path relative to the current folder when it is below it (shorter log lines).
+    static func displayPath(_ url: URL) -> String {
         let current = FileManager.default.currentDirectoryPath + "/"
-        for url in written {
-            context.console.info("wrote " + (url.path.hasPrefix(current) ? String(url.path.dropFirst(current.count)) : url.path))
-        }
-        if let firstError { throw firstError }
-        return .success
+        return url.path.hasPrefix(current) ? String(url.path.dropFirst(current.count)) : url.path
     }
 
     /// The output folder: an explicit one must exist (a typo should not scatter reports); the

@@ -46,7 +46,8 @@ public enum HelpFormatter {
         lines.append("")
         lines.append("  See `report COMMAND --help` for a command's options; `report --version` for the version.")
         lines.append("")
-        lines.append("EXIT CODES: 0 success; 1 failure; 2 usage error; 3 done, but records were rejected.")
+        lines.append("EXIT CODES: 0 success; 1 failure; 2 usage error; 3 done, but records were rejected;")
+        lines.append("  4 another `report nightly` run holds the lock (nothing done).")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -42,7 +42,11 @@ public enum BookingsCommand: Command {
         } catch let error as BookingsAnalysisError {
             throw UsageError(error.description)
         }
-        let report = try ReportOutput.withDatabase(context) { try BookingsAnalysis.report(database: $0, options: options) }
-        return try ReportOutput.write(report, context)
+        return try ReportOutput.write(try makeReport(options, context), context)
+    }
+
+    /// The report of a period, read from the context's database (also used by `report nightly`).
+    static func makeReport(_ options: BookingsOptions, _ context: CommandContext) throws -> Report {
+        try ReportOutput.withDatabase(context) { try BookingsAnalysis.report(database: $0, options: options) }
     }
 }

@@ -29,7 +29,11 @@ public enum FleetCommand: Command {
             grace = value
         }
         let options = FleetOptions(eventId: event, asOf: try context.asOf(), graceMinutes: grace)
-        let report = try ReportOutput.withDatabase(context) { try FleetAnalysis.report(database: $0, options: options) }
-        return try ReportOutput.write(report, context)
+        return try ReportOutput.write(try makeReport(options, context), context)
+    }
+
+    /// The report of one event, read from the context's database (also used by `report nightly`).
+    static func makeReport(_ options: FleetOptions, _ context: CommandContext) throws -> Report {
+        try ReportOutput.withDatabase(context) { try FleetAnalysis.report(database: $0, options: options) }
     }
 }

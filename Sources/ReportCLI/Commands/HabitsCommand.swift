@@ -46,12 +46,15 @@ public enum HabitsCommand: Command {
         default:
             throw UsageError("give --date DATE, or both --from and --to, or neither (yesterday)")
         }
-        let report: Report
+        return try ReportOutput.write(try makeReport(options, context), context)
+    }
+
+    /// The report of a period, read from the context's database (also used by `report nightly`).
+    static func makeReport(_ options: HabitsOptions, _ context: CommandContext) throws -> Report {
         do {
-            report = try ReportOutput.withDatabase(context) { try HabitsAnalysis.report(database: $0, options: options) }
+            return try ReportOutput.withDatabase(context) { try HabitsAnalysis.report(database: $0, options: options) }
         } catch let error as HabitsAnalysisError {
             throw CommandFailure(error.description)
         }
-        return try ReportOutput.write(report, context)
     }
 }

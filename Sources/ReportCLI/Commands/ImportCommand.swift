@@ -69,13 +69,7 @@ enum ImportRun {
         }
         let database = try Database(path: checkOnly ? ":memory:" : context.databasePath)
         let importer = try Importer(database: database, modules: DomainModules.all, options: options)
-        importer.progress = { progress in
-            var line = "importing \(progress.file)  \(progress.records) records"
-            if let bytes = progress.bytes, bytes.total > 0 {
-                line += "  \(Int(Double(bytes.read) / Double(bytes.total) * 100)) % of \(Formatting.megabytes(Int(bytes.total)))"
-            }
-            console.progress(line)
-        }
+        showProgress(of: importer, on: console)
         let started = Date()
         var totals = (files: 0, imported: 0, skipped: 0, failed: 0, records: 0, accepted: 0, rejected: 0)
         for entry in entries {
@@ -85,10 +79,7 @@ enum ImportRun {
             totals.records += outcome.records
             totals.accepted += outcome.accepted
             totals.rejected += outcome.rejected
-            for message in outcome.rejectMessages { console.error(message) }
-            if outcome.rejected > outcome.rejectMessages.count, !outcome.failed {
-                console.error("\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records (all are in the import_rejects table)")
-            }
+            for message in rejectionLines(outcome) { console.error(message) }
             let kind = outcome.kind?.name ?? "?"
             switch outcome.status {
             case .imported, .checked:
@@ -101,7 +92,7 @@ enum ImportRun {
                 if !console.quiet { console.output("skipped  \(outcome.file) (\(kind)): \(reason)") }
             case .failed(let reason):
                 totals.failed += 1
-                console.error("\(outcome.file): \(reason)")
+                console.error(failureLine(outcome.file, reason))
             }
         }
         let seconds = Date().timeIntervalSince(started)
@@ -112,5 +103,30 @@ enum ImportRun {
         }
         if totals.failed > 0 { return .failure }
         return totals.rejected > 0 ? .rejected : .success
+    }
+
+    /// Draws the one progress line while a file is read (at a terminal only).
+    static func showProgress(of importer: Importer, on console: Console) {
+        importer.progress = { progress in
+            var line = "importing \(progress.file)  \(progress.records) records"
+            if let bytes = progress.bytes, bytes.total > 0 {
+                line += "  \(Int(Double(bytes.read) / Double(bytes.total) * 100)) % of \(Formatting.megabytes(Int(bytes.total)))"
+            }
+            console.progress(line)
+        }
+    }
+
+    /// The lines naming a file's rejected records: the first ones, then how many more.
+    static func rejectionLines(_ outcome: FileOutcome) -> [String] {
+        var lines = outcome.rejectMessages
+        if outcome.rejected > outcome.rejectMessages.count, !outcome.failed {
+            lines.append("\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records (all are in the import_rejects table)")
+        }
+        return lines
+    }
+
+    /// The one line saying why a file failed (`report nightly` also writes it beside the file).
+    static func failureLine(_ file: String, _ reason: String) -> String {
+        "\(file): \(reason)"
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import ReportCore
+
+/// `report nightly`: the cron job. Imports what the exporters dropped in the inbox, files each file
+/// away, then writes the morning's reports in every format. See docs/NIGHTLY.md.
+public enum NightlyCommand: Command {
+    public static let spec = CommandSpec(
+        name: "nightly",
+        abstract: "The cron job: import the inbox, archive it, then write every report.",
+        discussion: """
+            1. Takes the lock <db>.nightly.lock; while another run holds it, exits at once with code 4.
+            2. Removes temporary files a killed run left in the output, archive and inbox/failed folders.
+            3. Imports every export file below --inbox (.json, .jsonl, .ndjson; byte order of relative
+               paths; hidden entries and inbox/failed/ skipped), one transaction per file, never forced.
+               Each imported file, or one whose content was imported before, then moves to
+               ARCHIVE/YYYY-MM-DD/<relative path> (the as-of day in Europe/Paris; a name already
+               taken gets -2, -3...); a file that fails moves to inbox/failed/<relative path> with
+               <name>.error.txt beside it saying why. Other files stay where they are.
+            4. Writes XLSX, CSV and Markdown into -o: the fleet report of each event open on the as-of
+               day or the day before (in the event's time zone), the habits report of yesterday
+               (Europe/Paris) and the bookings report of the month to date.
+            A killed run loses nothing: run it again. Log lines (UTC time, one per step, then a summary)
+            go to standard error; --quiet keeps warnings and errors, and the summary only when something
+            went wrong. Exit codes: 0 all done; 3 done, records rejected; 1 a file or report failed;
+            2 usage error; 4 another run holds the lock.
+            """,
+        options: [
+            .value("inbox", "DIR", help: "The folder the exporters drop files into (required)."),
+            .value("archive", "DIR", help: "Where imported files go (default: archive/ beside the inbox, created when missing)."),
+            .value("output", "DIR", short: "o", help: "The folder for the reports (default: Reports/, created when missing)."),
+            CommonOptions.asOf, CommonOptions.database, CommonOptions.quiet,
+        ])
+
+    public static func run(_ context: CommandContext) throws -> ExitCode {
+        let settings = try NightlySettings(context)
+        switch try NightlyLock.acquire(path: settings.lockPath) {
+        case .held(let pid):
+            context.console.error("report nightly: another run holds \(settings.lockPath) (pid \(pid.map(String.init) ?? "unknown")); nothing done")
+            return .busy
+        case .acquired(let lock):
+            defer { lock.release() }
+            var run = NightlyRun(settings: settings, context: context)
+            return run.run()
+        }
+    }
+}
+
+/// The nightly job's arguments, checked before anything is touched.
+struct NightlySettings {
+    let inbox: String
+    let archive: String
+    let archiveIsDefault: Bool
+    let output: String?
+    let asOf: Timestamp
+    let databasePath: String
+
+    var lockPath: String { databasePath + ".nightly.lock" }
+    var failedFolder: String { inbox + "/failed" }
+    /// The archive's folder for this run: the as-of day in Paris, where the exports are made.
+    var archiveDay: Day { LocalTime.paris.day(of: asOf) }
+
+    init(_ context: CommandContext) throws {
+        guard var inbox = context.arguments.value("inbox") else {
+            throw UsageError("--inbox DIR is required: the folder the exporters drop files into")
+        }
+        while inbox.count > 1, inbox.hasSuffix("/") { inbox.removeLast() }
+        self.inbox = inbox
+        if let archive = context.arguments.value("archive") {
+            self.archive = archive
+            archiveIsDefault = false
+        } else {
+            let parent = (inbox as NSString).deletingLastPathComponent
+            self.archive = parent.isEmpty ? "archive" : (parent as NSString).appendingPathComponent("archive")
+            archiveIsDefault = true
+        }
+        output = context.arguments.value("output")
+        asOf = try context.asOf()
+        databasePath = context.databasePath
+        let inboxPath = NightlySettings.absolute(inbox), archivePath = NightlySettings.absolute(archive)
+        if archivePath == inboxPath || archivePath.hasPrefix(inboxPath.hasSuffix("/") ? inboxPath : inboxPath + "/") {
+            throw UsageError("the archive \(archive) is inside the inbox \(inbox): its files would be imported again; give --archive DIR outside it")
+        }
+    }
+
+    /// An absolute path without `.`/`..` components, following symbolic links where they exist.
+    static func absolute(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}

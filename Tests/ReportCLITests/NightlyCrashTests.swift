@@ -1,0 +1,229 @@
+import Foundation
+import ReportCore
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `report` binary, killed with SIGKILL at many moments of a nightly run and started
+/// again, must end with exactly what an uninterrupted run leaves: the same database rows, archive,
+/// inbox and reports, and no temporary file anywhere. Also: a second run while one holds the lock
+/// exits 4 at once.
+final class NightlyCrashTests: XCTestCase {
+    static let asOf = "2016-10-02T08:00:00+02:00"  // salon2016 is open: the fleet report runs too
+    static let sampleData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("SampleData")
+    var root: URL!
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("nightly-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: root) }
+
+    /// `.build/<config>/report`, beside the test bundle (SwiftPM builds every product before tests).
+    func binary() throws -> URL {
+        var folders = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            folders.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        for folder in folders {
+            let candidate = folder.appendingPathComponent("report")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw XCTSkip("the report binary is not beside the test bundle (looked in \(folders.map(\.path))); run `swift build` first")
+    }
+
+    /// A folder with an inbox holding the sample data, a file that fails and one with a rejected
+    /// record, and empty archive and report folders.
+    func scenario(_ name: String) throws -> URL {
+        let folder = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.sampleData, to: folder.appendingPathComponent("inbox"))
+        let late = folder.appendingPathComponent("inbox/late")
+        try FileManager.default.createDirectory(at: late, withIntermediateDirectories: true)
+        try Data("{\"tasks\": [ {\"id\": ".utf8).write(to: late.appendingPathComponent("tasks.json"))
+        try Data("[{\"userId\":\"emma\",\"date\":\"2026-12-25\",\"mood\":3},{\"userId\":\"emma\",\"date\":\"someday\",\"mood\":3}]".utf8)
+            .write(to: late.appendingPathComponent("moods.json"))
+        for sub in ["archive", "Reports"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        return folder
+    }
+
+    /// Starts `report nightly` in `folder` (relative paths, so the import log names agree across
+    /// folders); stdout and stderr go to files beside the folder.
+    func start(in folder: URL, attempt: Int) throws -> Process {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = ["nightly", "--inbox", "inbox", "--archive", "archive", "-o", "Reports",
+                             "--db", "report.sqlite", "--as-of", Self.asOf]
+        process.currentDirectoryURL = folder
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        let log = root.appendingPathComponent("\(folder.lastPathComponent)-\(attempt)")
+        XCTAssertTrue(FileManager.default.createFile(atPath: log.path + ".out", contents: nil))
+        XCTAssertTrue(FileManager.default.createFile(atPath: log.path + ".err", contents: nil))
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log.path + ".out"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log.path + ".err"))
+        try process.run()
+        return process
+    }
+
+    /// Runs to the end; the exit status and what went to standard output.
+    func runToEnd(in folder: URL, attempt: Int) throws -> (status: Int32, out: String, err: String) {
+        let process = try start(in: folder, attempt: attempt)
+        process.waitUntilExit()
+        let log = root.appendingPathComponent("\(folder.lastPathComponent)-\(attempt)").path
+        return (process.terminationStatus, try String(contentsOfFile: log + ".out", encoding: .utf8),
+                try String(contentsOfFile: log + ".err", encoding: .utf8))
+    }
+
+    /// Starts a run and SIGKILLs it after `delay` seconds; true when it was killed (not finished).
+    func killed(in folder: URL, attempt: Int, after delay: Double) throws -> Bool {
+        let process = try start(in: folder, attempt: attempt)
+        usleep(useconds_t(delay * 1_000_000))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal
+    }
+
+    /// Everything a run leaves that must not depend on being interrupted.
+    struct State: Equatable {
+        var tables: [String: [[SQLValue]]] = [:]
+        /// (file, sha256, kind, records, accepted, rejected) of every import.
+        var imports: [[SQLValue]] = []
+        var archive: [String: Data] = [:]
+        var inbox: [String: Data] = [:]
+        /// CSV, Markdown and SVG bytes; a workbook by name only (its zip holds times).
+        var reports: [String: Data] = [:]
+    }
+
+    func state(of folder: URL) throws -> State {
+        var state = State()
+        let database = try Database(path: folder.appendingPathComponent("report.sqlite").path, mode: .readOnly)
+        let names = try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'import_log' ORDER BY name")
+        for name in names.compactMap({ $0[0].string }) {
+            let columns = try database.rows("SELECT COUNT(*) FROM pragma_table_info(?)", [.text(name)]).first?[0].int ?? 1
+            let order = (1...max(1, Int(columns))).map(String.init).joined(separator: ", ")
+            state.tables[name] = try database.rows("SELECT * FROM \"\(name)\" ORDER BY \(order)")
+        }
+        state.imports = try database.rows("SELECT file, sha256, kind, records, accepted, rejected FROM import_log ORDER BY file, sha256")
+        state.archive = try files(below: folder.appendingPathComponent("archive"))
+        state.inbox = try files(below: folder.appendingPathComponent("inbox"))
+        state.reports = try files(below: folder.appendingPathComponent("Reports")).mapValues { $0 }
+        for name in state.reports.keys where name.hasSuffix(".xlsx") { state.reports[name] = Data() }
+        return state
+    }
+
+    /// Every file (hidden ones included) below a folder, by relative path.
+    func files(below folder: URL) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return result }
+        for case let relative as String in walker {
+            var isFolder: ObjCBool = false
+            let path = folder.path + "/" + relative
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            result[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
+        }
+        return result
+    }
+
+    func testAKilledRunStartedAgainEndsLikeAnUninterruptedRun() throws {
+        let reference = try scenario("reference")
+        let started = Date()
+        let uninterrupted = try runToEnd(in: reference, attempt: 1)
+        let duration = Date().timeIntervalSince(started)
+        XCTAssertEqual(uninterrupted.status, 1, "the broken file fails the night: \(uninterrupted.err)")
+        XCTAssertEqual(uninterrupted.out, "")
+        let expected = try state(of: reference)
+        // The reference itself is what the night should produce.
+        XCTAssertEqual(Set(expected.inbox.keys), ["failed/late/tasks.json", "failed/late/tasks.json.error.txt"])
+        XCTAssertEqual(expected.archive.count, 16, "the 15 sample files and the file with a reject")
+        XCTAssertTrue(expected.reports.keys.contains("fleet-salon2016/vehicles.csv"), "\(expected.reports.keys.sorted())")
+        XCTAssertTrue(expected.reports.keys.contains("habits-2016-10-01.md"))
+        XCTAssertTrue(expected.reports.keys.contains("bookings-2016-10.xlsx"))
+        XCTAssertFalse(expected.tables.isEmpty)
+        XCTAssertEqual(try runToEnd(in: reference, attempt: 2).status, 0, "a run after a complete one finds nothing to do")
+        XCTAssertEqual(try state(of: reference), expected, "a second run changes nothing")
+
+        // Kill points: 1, 2, 4… ms from the start, then fractions of the measured run, so that
+        // kills land in the start-up, every import, every move and every report.
+        var delays = sequence(first: 0.001) { $0 * 2 }.prefix { $0 < duration }.map { $0 }
+        delays += [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.97].map { $0 * duration }
+        var killedRuns = 0
+        for (index, delay) in delays.sorted().enumerated() {
+            let folder = try scenario("kill-\(index)")
+            if try killed(in: folder, attempt: 1, after: delay) { killedRuns += 1 }
+            let rerun = try runToEnd(in: folder, attempt: 2)
+            let label = "killed after \(Int(delay * 1000)) ms"
+            // The exit code tells what this run did: the broken file fails it unless the killed
+            // run already moved that file to failed/, having logged the failure first.
+            let failedNow = rerun.err.contains("nightly: failed: inbox/late/tasks.json: malformed JSON")
+            XCTAssertEqual(rerun.status, failedNow ? 1 : 0, "\(label): \(rerun.err)")
+            let killedLog = try String(contentsOf: root.appendingPathComponent("kill-\(index)-1.err"), encoding: .utf8)
+            XCTAssertTrue(failedNow || killedLog.contains("nightly: failed: inbox/late/tasks.json: malformed JSON"),
+                          "\(label): the failure is logged by one of the runs")
+            XCTAssertEqual(rerun.out, "", label)
+            let actual = try state(of: folder)
+            XCTAssertEqual(actual.tables, expected.tables, "\(label): database rows")
+            XCTAssertEqual(actual.imports, expected.imports, "\(label): import log")
+            XCTAssertEqual(actual.archive, expected.archive, "\(label): archive \(actual.archive.keys.sorted())")
+            XCTAssertEqual(actual.inbox, expected.inbox, "\(label): inbox \(actual.inbox.keys.sorted())")
+            XCTAssertEqual(Set(actual.reports.keys), Set(expected.reports.keys), "\(label): report files")
+            for (name, data) in expected.reports where actual.reports[name] != data {
+                XCTFail("\(label): Reports/\(name) differs")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(killedRuns, delays.count / 2, "most kill points fall inside the run")
+
+        // Killed several times in a row before a run completes.
+        let folder = try scenario("killed-thrice")
+        for (attempt, fraction) in [0.3, 0.6, 0.9].enumerated() {
+            _ = try killed(in: folder, attempt: attempt + 1, after: fraction * duration)
+        }
+        XCTAssertNotEqual(try runToEnd(in: folder, attempt: 4).status, 4)
+        XCTAssertEqual(try state(of: folder), expected)
+    }
+
+    func testASecondRunExitsFourAtOnceWhileTheLockIsHeld() throws {
+        let folder = try scenario("locked")
+        let lockPath = folder.appendingPathComponent("report.sqlite.nightly.lock").path
+        let descriptor = open(lockPath, O_RDWR | O_CREAT, 0o644)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        XCTAssertEqual(flock(descriptor, LOCK_EX | LOCK_NB), 0)
+        let pid = Array("\(getpid())\n".utf8)
+        XCTAssertEqual(pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }, pid.count)
+        let refused = try runToEnd(in: folder, attempt: 1)
+        XCTAssertEqual(refused.status, 4)
+        XCTAssertEqual(refused.err, "report nightly: another run holds report.sqlite.nightly.lock (pid \(getpid())); nothing done\n")
+        XCTAssertEqual(refused.out, "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report.sqlite").path), "nothing done")
+        XCTAssertEqual(try files(below: folder.appendingPathComponent("archive")), [:])
+
+        close(descriptor)  // released: as when the holder dies
+        XCTAssertEqual(try runToEnd(in: folder, attempt: 2).status, 1, "runs once the lock is free (the broken file fails)")
+        XCTAssertEqual(try files(below: folder.appendingPathComponent("archive")).count, 16)
+    }
+
+    func testALockFileLeftByAKilledRunDoesNotBlock() throws {
+        let folder = try scenario("stale-lock")
+        let lockPath = folder.appendingPathComponent("report.sqlite.nightly.lock").path
+        // Kill a run as soon as it holds the lock (its pid is in the file): the file stays, the
+        // kernel drops the flock with the process.
+        let process = try start(in: folder, attempt: 1)
+        let pid = "\(process.processIdentifier)\n"
+        var polls = 0
+        while (try? String(contentsOfFile: lockPath, encoding: .utf8)) != pid, polls < 10_000 {
+            usleep(500)
+            polls += 1
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTAssertEqual(try String(contentsOfFile: lockPath, encoding: .utf8), pid, "the dead run's lock file is left")
+        let run = try runToEnd(in: folder, attempt: 2)
+        XCTAssertFalse(run.err.contains("another run holds"), run.err)
+        XCTAssertEqual(run.status, 1, "the night runs (the broken file fails it): \(run.err)")
+        XCTAssertEqual(try files(below: folder.appendingPathComponent("archive")).count, 16)
+    }
+}
