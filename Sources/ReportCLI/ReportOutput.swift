@@ -115,7 +115,7 @@ enum ReportOutput {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such database; run `report import PATH...` first, or give --db PATH")
         }
-        let database = try Database(path: path)
+        let database = try Database(path: path, busyTimeoutMilliseconds: try context.busyTimeoutMilliseconds())
         try Schema.migrate(database, Schema.core + DomainModules.all.flatMap(\.migrations))
         return try database.transaction(immediate: false) { try body(database) }
     }

@@ -15,7 +15,7 @@ public enum ImportCommand: Command {
             """,
         positionals: "PATH...", minimumPositionals: 1,
         options: [
-            CommonOptions.database,
+            CommonOptions.database, CommonOptions.busyTimeout,
             .value("kind", "NAME", help: "Treat every file as this kind instead of telling it from the file name."),
             .flag("strict", help: "Fail a whole file (store nothing of it) at its first rejected record."),
             .flag("force", help: "Import files again even when the same content was imported before."),
@@ -67,7 +67,8 @@ enum ImportRun {
         do { entries = try ImportFiles.expand(context.arguments.positionals) } catch {
             throw CommandFailure("\(error)")
         }
-        let database = try Database(path: checkOnly ? ":memory:" : context.databasePath)
+        let database = checkOnly ? try Database(path: ":memory:")
+            : try Database(path: context.databasePath, busyTimeoutMilliseconds: try context.busyTimeoutMilliseconds())
         let importer = try Importer(database: database, modules: DomainModules.all, options: options)
         importer.progress = { file, done, total in
             let percent = total > 0 ? Int(Double(done) / Double(total) * 100) : 100
@@ -82,23 +83,23 @@ enum ImportRun {
             totals.records += outcome.records
             totals.accepted += outcome.accepted
             totals.rejected += outcome.rejected
-            for message in outcome.rejectMessages { console.error(message) }
+            for message in outcome.rejectMessages { console.error(message.oneLine()) }
             if outcome.rejected > outcome.rejectMessages.count, !outcome.failed {
-                console.error("\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records (all are in the import_rejects table)")
+                console.error("\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records (all are in the import_rejects table)".oneLine())
             }
             let kind = outcome.kind?.name ?? "?"
             switch outcome.status {
             case .imported, .checked:
                 totals.imported += 1
                 if !console.quiet {
-                    console.output("\(checkOnly ? "checked " : "imported") \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.accepted) accepted, \(outcome.rejected) rejected")
+                    console.output("\(checkOnly ? "checked " : "imported") \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.accepted) accepted, \(outcome.rejected) rejected".oneLine())
                 }
             case .skipped(let reason):
                 totals.skipped += 1
-                if !console.quiet { console.output("skipped  \(outcome.file) (\(kind)): \(reason)") }
+                if !console.quiet { console.output("skipped  \(outcome.file) (\(kind)): \(reason)".oneLine()) }
             case .failed(let reason):
                 totals.failed += 1
-                console.error("\(outcome.file): \(reason)")
+                console.error("\(outcome.file): \(reason)".oneLine())
             }
         }
         let seconds = Date().timeIntervalSince(started)
