@@ -53,6 +53,7 @@ public enum CheckCommand: Command {
 enum ImportRun {
     static func run(_ context: CommandContext, checkOnly: Bool) throws -> ExitCode {
         let console = context.console
+        let busyTimeout = checkOnly ? 0 : try context.busyTimeoutMilliseconds()
         var options = Importer.Options()
         options.strict = context.arguments.flag("strict")
         options.force = context.arguments.flag("force")
@@ -68,7 +69,7 @@ enum ImportRun {
             throw CommandFailure("\(error)")
         }
         let database = checkOnly ? try Database(path: ":memory:")
-            : try Database(path: context.databasePath, busyTimeoutMilliseconds: try context.busyTimeoutMilliseconds())
+            : try Database(path: context.databasePath, busyTimeoutMilliseconds: busyTimeout)
         let importer = try Importer(database: database, modules: DomainModules.all, options: options)
         importer.progress = { file, done, total in
             let percent = total > 0 ? Int(Double(done) / Double(total) * 100) : 100
