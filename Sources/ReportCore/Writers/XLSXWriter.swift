@@ -111,7 +111,7 @@ struct XLSXOutputPath {
                                     path: path)
         }
         guard access(directory, W_OK) == 0 else {
-            throw XLSXError.invalid("the output folder \(directory) is not writable", path: path)
+            throw XLSXError.invalid("the output folder \(directory) is not writable (permission denied or read-only file system); choose a writable folder with -o", path: path)
         }
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw XLSXError.invalid("the output path is a folder; give a file name ending in .xlsx", path: path)
