@@ -107,6 +107,10 @@ final class ChildProcess {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        return collect(status: status, usage: usage)
+    }
+
+    private func collect(status: Int32, usage: rusage) -> Result {
         let exited = status & 0x7F == 0
         let code = exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         let read = { (name: String) in
@@ -115,6 +119,15 @@ final class ChildProcess {
         let result = Result(status: code, out: read("out"), err: read("err"), peakKilobytes: Int(usage.ru_maxrss))
         finished = result
         return result
+    }
+
+    /// The result when the child has exited, nil while it runs (never blocks).
+    func poll() -> Result? {
+        if let finished { return finished }
+        var status: Int32 = 0
+        var usage = rusage()
+        guard wait4(pid, &status, WNOHANG, &usage) == pid else { return nil }
+        return collect(status: status, usage: usage)
     }
 
     /// Runs the child to its end.

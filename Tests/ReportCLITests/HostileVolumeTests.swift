@@ -57,7 +57,7 @@ final class HostileVolumeTests: CLITestCase {
     /// checks the count and the child's peak memory.
     private func importWithFlatMemory(megabytes: Int, binary: String) throws {
         let file = path("tasks.jsonl")
-        let records = try writeTasks(to: file, bytes: megabytes << 20)
+        let records = try Self.writeTasks(to: file, bytes: megabytes << 20)
         let run = try ChildProcess.run(binary, ["import", "--db", databasePath, file])
         XCTAssertEqual(run.status, 0, run.err)
         XCTAssertEqual(run.err, "")
@@ -85,13 +85,13 @@ final class HostileVolumeTests: CLITestCase {
         return url.path
     }
 
-    /// Valid tasks with distinct ids (`t0`, `t1`, …) for 100 users until `bytes` are written;
-    /// returns how many.
-    private func writeTasks(to path: String, bytes: Int) throws -> Int {
+    /// Valid tasks with distinct ids (`t0`, `t1`, … after `idPrefix`) for 100 users until `bytes`
+    /// are written, 1 MB at a time; returns how many.
+    static func writeTasks(to path: String, bytes: Int, idPrefix: String = "") throws -> Int {
         guard FileManager.default.createFile(atPath: path, contents: nil),
               let handle = FileHandle(forWritingAtPath: path) else { throw POSIXError(.EIO) }
         defer { try? handle.close() }
-        let before = Array(#"{"id": "t"#.utf8)
+        let before = Array(#"{"id": "\#(idPrefix)t"#.utf8)
         let middle = Array(#"", "userId": "u"#.utf8)
         let after = Array(#"", "date": "2026-11-28", "libelle": "Courir dans le parc", "state": "terminee", "completedAt": "2026-11-28T07:30:00+01:00"}"#.utf8) + [0x0A]
         var buffer: [UInt8] = []
