@@ -34,7 +34,8 @@ final class FaultDatabaseTests: CLITestCase {
         XCTAssertEqual(try bytes(databasePath), contents)
         // Reading still works: status and reports need no write.
         XCTAssertEqual(report(["status", "--db", databasePath]).code, .success)
-        let habits = report(["habits", "--db", databasePath, "--date", "2026-11-28", "--as-of", "2026-11-29T06:00:00Z"])
+        let habits = report(["habits", "--db", databasePath, "--date", "2026-11-28", "--as-of", "2026-11-29T06:00:00Z",
+                             "--csv", "-o", directory.path, "-q"])
         XCTAssertEqual(habits.code, .success, habits.err)
         makeWritable(databasePath)
         XCTAssertEqual(try snapshot(), before)
@@ -94,6 +95,16 @@ final class FaultDatabaseTests: CLITestCase {
         XCTAssertEqual(status.code, .failure)
         XCTAssertEqual(status.errLines, ["report status: " + message])
         XCTAssertEqual(try bytes(databasePath), cut)
+    }
+
+    func testADatabasePathThatIsAFolderOrInAMissingFolder() throws {
+        let users = try write("users.json", #"[{"id": "u1"}]"#)
+        for database in [directory.path, path("missing/report.sqlite")] {
+            let run = report(["import", "--db", database, users])
+            XCTAssertEqual(run.code, .failure)
+            XCTAssertEqual(run.errLines, ["report import: cannot open \(database) (SQLite error 14: unable to open database file); check that its folder exists and is writable (SQLite keeps its -wal and -shm files beside the database)"])
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("missing")))
     }
 
     // MARK: - Locked
