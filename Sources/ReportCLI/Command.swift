@@ -12,6 +12,22 @@ public struct CommandContext {
         arguments.value("db") ?? environment["REPORT_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "report.sqlite"
     }
 
+    /// The default wait for the write lock: long enough for a nightly import of a few GB running
+    /// beside a person's import, short enough that a stuck process is noticed within the hour.
+    public static let defaultBusyTimeoutSeconds = 60.0
+
+    /// `--busy-timeout`, else `$REPORT_BUSY_TIMEOUT`, else 60 s, in milliseconds for SQLite: how long
+    /// a command waits for a lock another process holds before failing with a clear message.
+    public func busyTimeoutMilliseconds() throws(UsageError) -> Int32 {
+        let (text, source): (String?, String) = arguments.value("busy-timeout").map { ($0, "--busy-timeout") }
+            ?? (environment["REPORT_BUSY_TIMEOUT"].flatMap { $0.isEmpty ? nil : $0 }, "$REPORT_BUSY_TIMEOUT")
+        guard let text else { return Int32(Self.defaultBusyTimeoutSeconds * 1000) }
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+            throw UsageError("\(source): invalid number of seconds \"\(text)\" (0 to 86400, e.g. 0.5 or 60)")
+        }
+        return Int32((seconds * 1000).rounded())
+    }
+
     /// `--as-of` parsed, or now; a bad value is a usage error.
     public func asOf() throws(UsageError) -> Timestamp {
         guard let text = arguments.value("as-of") else {

@@ -32,6 +32,7 @@ public enum CommandLineTool {
             console.error("report: unknown command \"\(first)\"; commands: \(commands.map { $0.spec.name }.joined(separator: ", ")); see `report --help`")
             return .usage
         }
+        var databasePath = "the database"
         do {
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec)
             if parsed.flag("help") {
@@ -39,23 +40,41 @@ public enum CommandLineTool {
                 return .success
             }
             console.quiet = parsed.flag("quiet")
-            return try command.run(CommandContext(arguments: parsed, console: console, environment: environment))
+            let context = CommandContext(arguments: parsed, console: console, environment: environment)
+            databasePath = context.databasePath
+            return try command.run(context)
         } catch let error as UsageError {
-            console.error("report \(command.spec.name): \(error.message)")
+            console.error("report \(command.spec.name): \(error.message.oneLine())")
             return .usage
         } catch {
-            console.error("report \(command.spec.name): \(Self.describe(error))")
+            console.error("report \(command.spec.name): \(Self.describe(error, database: databasePath))")
             return .failure
         }
     }
 
     static func find(_ name: String) -> (any Command.Type)? { commands.first { $0.spec.name == name } }
 
-    static func describe(_ error: any Error) -> String {
-        String(describing: error)
+    /// The one line for a failure: a database problem (locked, read-only, damaged, full) says
+    /// which database and what to do; anything else is already written for the user.
+    static func describe(_ error: any Error, database: String) -> String {
+        let text = (error as? SQLiteError)?.advice(database: database) ?? String(describing: error)
+        return text.oneLine()
     }
 }
 
 extension String {
+    /// Line breaks (from a path or a value quoted in a message) shown as `\n`, so that an error
+    /// stays the one line that cron mails and scripts grep.
+    func oneLine() -> String {
+        guard contains(where: \.isNewline) else { return self }
+        var result = ""
+        for character in self {
+            if character == "\r\n" { result += "\\r\\n" } else if character == "\n" { result += "\\n" }
+            else if character == "\r" { result += "\\r" } else if character.isNewline { result += " " }
+            else { result.append(character) }
+        }
+        return result
+    }
+
     func trimmingTrailingNewline() -> String { hasSuffix("\n") ? String(dropLast()) : self }
 }

@@ -127,10 +127,11 @@ enum ReportOutput {
     /// report sees one consistent snapshot even while an import writes.
     static func withDatabase<T>(_ context: CommandContext, _ body: (Database) throws -> T) throws -> T {
         let path = context.databasePath
+        let busyTimeout = try context.busyTimeoutMilliseconds()
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such database; run `report import PATH...` first, or give --db PATH")
         }
-        let database = try Database(path: path)
+        let database = try Database(path: path, busyTimeoutMilliseconds: busyTimeout)
         try Schema.migrate(database, Schema.core + DomainModules.all.flatMap(\.migrations))
         return try database.transaction(immediate: false) { try body(database) }
     }

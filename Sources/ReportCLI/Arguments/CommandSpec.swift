@@ -50,4 +50,5 @@ public enum CommonOptions {
     public static let database = OptionSpec.value("db", "PATH", help: "The database file (default: $REPORT_DB, else report.sqlite in the current folder).")
     public static let quiet = OptionSpec.flag("quiet", short: "q", help: "Print only warnings and errors.")
     public static let asOf = OptionSpec.value("as-of", "TIMESTAMP", help: "The moment the report describes, e.g. 2026-11-29T06:00:00+01:00 (default: now).")
+    public static let busyTimeout = OptionSpec.value("busy-timeout", "SECONDS", help: "How long to wait for a database another process is writing (default: $REPORT_BUSY_TIMEOUT, else 60).")
 }

@@ -18,7 +18,7 @@ public enum BookingsCommand: Command {
             .value("from", "DATE", help: "First day of the period (with --to)."),
             .value("to", "DATE", help: "Last day of the period (with --from)."),
             .value("timezone", "TZ", help: "The IANA time zone of days and periods (default Europe/Paris)."),
-            CommonOptions.asOf, CommonOptions.database,
+            CommonOptions.asOf, CommonOptions.database, CommonOptions.busyTimeout,
         ] + ReportOutput.options + [CommonOptions.quiet])
 
     public static func run(_ context: CommandContext) throws -> ExitCode {

@@ -14,7 +14,7 @@ public enum FleetCommand: Command {
         options: [
             .value("event", "ID", help: "The event (required), e.g. salon2016."),
             .value("grace-minutes", "N", help: "Minutes after the planned return before a return is late (default 15)."),
-            CommonOptions.asOf, CommonOptions.database,
+            CommonOptions.asOf, CommonOptions.database, CommonOptions.busyTimeout,
         ] + ReportOutput.options + [CommonOptions.quiet])
 
     public static func run(_ context: CommandContext) throws -> ExitCode {

@@ -19,7 +19,7 @@ public enum HabitsCommand: Command {
             .value("to", "DATE", help: "Last day of the period (with --from)."),
             .value("user", "ID", help: "Only this user, in every table."),
             .value("day-start", "HH:MM", help: "When a day starts on the wall clock (default 00:00)."),
-            CommonOptions.asOf, CommonOptions.database,
+            CommonOptions.asOf, CommonOptions.database, CommonOptions.busyTimeout,
         ] + ReportOutput.options + [CommonOptions.quiet])
 
     public static func run(_ context: CommandContext) throws -> ExitCode {

@@ -15,7 +15,7 @@ public enum ImportCommand: Command {
             """,
         positionals: "PATH...", minimumPositionals: 1,
         options: [
-            CommonOptions.database,
+            CommonOptions.database, CommonOptions.busyTimeout,
             .value("kind", "NAME", help: "Treat every file as this kind instead of telling it from the file name."),
             .flag("strict", help: "Fail a whole file (store nothing of it) at its first rejected record."),
             .flag("force", help: "Import files again even when the same content was imported before."),
@@ -53,6 +53,7 @@ public enum CheckCommand: Command {
 enum ImportRun {
     static func run(_ context: CommandContext, checkOnly: Bool) throws -> ExitCode {
         let console = context.console
+        let busyTimeout = checkOnly ? 0 : try context.busyTimeoutMilliseconds()
         var options = Importer.Options()
         options.strict = context.arguments.flag("strict")
         options.force = context.arguments.flag("force")
@@ -67,7 +68,8 @@ enum ImportRun {
         do { entries = try ImportFiles.expand(context.arguments.positionals) } catch {
             throw CommandFailure("\(error)")
         }
-        let database = try Database(path: checkOnly ? ":memory:" : context.databasePath)
+        let database = checkOnly ? try Database(path: ":memory:")
+            : try Database(path: context.databasePath, busyTimeoutMilliseconds: busyTimeout)
         let importer = try Importer(database: database, modules: DomainModules.all, options: options)
         showProgress(of: importer, on: console)
         let started = Date()
@@ -85,11 +87,11 @@ enum ImportRun {
             case .imported, .checked:
                 totals.imported += 1
                 if !console.quiet {
-                    console.output("\(checkOnly ? "checked " : "imported") \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.accepted) accepted, \(outcome.rejected) rejected")
+                    console.output("\(checkOnly ? "checked " : "imported") \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.accepted) accepted, \(outcome.rejected) rejected".oneLine())
                 }
             case .skipped(let reason):
                 totals.skipped += 1
-                if !console.quiet { console.output("skipped  \(outcome.file) (\(kind)): \(reason)") }
+                if !console.quiet { console.output("skipped  \(outcome.file) (\(kind)): \(reason)".oneLine()) }
             case .failed(let reason):
                 totals.failed += 1
                 console.error(failureLine(outcome.file, reason))
@@ -122,11 +124,11 @@ enum ImportRun {
         if outcome.rejected > outcome.rejectMessages.count, !outcome.failed {
             lines.append("\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records (all are in the import_rejects table)")
         }
-        return lines
+        return lines.map { $0.oneLine() }
     }
 
     /// The one line saying why a file failed (`report nightly` also writes it beside the file).
     static func failureLine(_ file: String, _ reason: String) -> String {
-        "\(file): \(reason)"
+        "\(file): \(reason)".oneLine()
     }
 }

@@ -28,7 +28,7 @@ public enum NightlyCommand: Command {
             .value("inbox", "DIR", help: "The folder the exporters drop files into (required)."),
             .value("archive", "DIR", help: "Where imported files go (default: archive/ beside the inbox, created when missing)."),
             .value("output", "DIR", short: "o", help: "The folder for the reports (default: Reports/, created when missing)."),
-            CommonOptions.asOf, CommonOptions.database, CommonOptions.quiet,
+            CommonOptions.asOf, CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet,
         ])
 
     public static func run(_ context: CommandContext) throws -> ExitCode {
@@ -53,6 +53,8 @@ struct NightlySettings {
     let output: String?
     let asOf: Timestamp
     let databasePath: String
+    /// How long to wait for another writer (`--busy-timeout`), in milliseconds.
+    let busyTimeoutMilliseconds: Int32
 
     var lockPath: String { databasePath + ".nightly.lock" }
     var failedFolder: String { inbox + "/failed" }
@@ -76,6 +78,7 @@ struct NightlySettings {
         output = context.arguments.value("output")
         asOf = try context.asOf()
         databasePath = context.databasePath
+        busyTimeoutMilliseconds = try context.busyTimeoutMilliseconds()
         let inboxPath = NightlySettings.absolute(inbox), archivePath = NightlySettings.absolute(archive)
         if archivePath == inboxPath || archivePath.hasPrefix(inboxPath.hasSuffix("/") ? inboxPath : inboxPath + "/") {
             throw UsageError("the archive \(archive) is inside the inbox \(inbox): its files would be imported again; give --archive DIR outside it")

@@ -6,14 +6,15 @@ public enum StatusCommand: Command {
     public static let spec = CommandSpec(
         name: "status",
         abstract: "Show what the database holds: kinds, counts, date ranges, last imports.",
-        options: [CommonOptions.database, CommonOptions.quiet])
+        options: [CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet])
 
     public static func run(_ context: CommandContext) throws -> ExitCode {
         let path = context.databasePath
+        let busyTimeout = try context.busyTimeoutMilliseconds()
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such database; run `report import PATH...` first, or give --db PATH")
         }
-        let database = try Database(path: path, mode: .readOnly)
+        let database = try Database(path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeout)
         let console = context.console
         console.output("database \(path)")
         let tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string })

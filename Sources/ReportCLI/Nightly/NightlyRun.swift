@@ -101,10 +101,10 @@ struct NightlyRun {
         // so the reports below describe an empty database instead of failing.
         let importer: Importer
         do {
-            importer = try Importer(database: try Database(path: settings.databasePath), modules: DomainModules.all,
+            importer = try Importer(database: try Database(path: settings.databasePath, busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds), modules: DomainModules.all,
                                     options: Importer.Options())
         } catch {
-            log.warning("\(settings.databasePath): \(CommandLineTool.describe(error)); no file imported")
+            log.warning("\(settings.databasePath): \(CommandLineTool.describe(error, database: settings.databasePath)); no file imported")
             tally.otherFailures += 1
             return
         }
@@ -182,7 +182,7 @@ struct NightlyRun {
                 log.info("no event open on \(day) or the day before: no fleet report")
             }
         } catch {
-            log.warning("fleet reports failed: cannot read the events: \(CommandLineTool.describe(error))")
+            log.warning("fleet reports failed: cannot read the events: \(CommandLineTool.describe(error, database: settings.databasePath))")
             tally.failedReports += 1
         }
         reports += NightlyReports.daily(asOf: settings.asOf, context: context)
@@ -196,7 +196,7 @@ struct NightlyRun {
                 log.info("wrote \(plan.label) report \(report.baseName) (xlsx, csv, md, \(result.written.count) files) to \(ReportOutput.displayPath(outputFolder))")
             } catch {
                 tally.failedReports += 1
-                log.warning("\(plan.label) report failed: \(CommandLineTool.describe(error))")
+                log.warning("\(plan.label) report failed: \(CommandLineTool.describe(error, database: settings.databasePath))")
             }
         }
     }

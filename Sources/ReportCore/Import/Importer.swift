@@ -67,7 +67,7 @@ public final class Importer {
                         reason: "same content (SHA-256) as \(previous[0].string ?? "?") imported \(previous[1].string ?? "?"); use --force to import it again"))
                 }
             } catch {
-                return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: "\(error)"))
+                return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: describe(error)))
             }
         }
         var jsonLines = ImportFiles.isJSONLines(entry.fileName)
@@ -82,7 +82,7 @@ public final class Importer {
                 // The outcome already names the file.
                 return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: error.message + "; nothing of this file was stored"))
             } catch {
-                return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: Importer.describe(error)))
+                return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: describe(error)))
             }
         }
     }
@@ -176,8 +176,11 @@ public final class Importer {
         return creates
     }
 
-    static func describe(_ error: any Error) -> String {
-        String(describing: error)
+    /// The reason a file failed, on one line: a database problem (locked, read-only, full disk)
+    /// named with what to do, and the promise SPEC §1.4 makes about the file.
+    func describe(_ error: any Error) -> String {
+        guard let sqlite = error as? SQLiteError else { return String(describing: error) }
+        return sqlite.advice(database: database.path) + "; nothing of this file was stored"
     }
 
     /// Wall-clock time for the import log, in UTC.

@@ -32,8 +32,16 @@ public struct RecordReader: Sendable {
         switch object["id"] {
         case .string(let text) where !text.isEmpty: return text.count > 60 ? String(text.prefix(59)) + "…" : text
         case .integer(let number): return String(number)
+        case .number(_, let literal) where isIntegerLiteral(literal): return literal
         default: return nil
         }
+    }
+
+    /// An integer written in JSON that does not fit in 64 bits (`12345678901234567890`): JSON
+    /// integers have no size limit, so it is still an integer, only one too big to compute with.
+    static func isIntegerLiteral(_ literal: String) -> Bool {
+        let digits = literal.utf8.first == UInt8(ascii: "-") ? literal.utf8.dropFirst() : literal.utf8[...]
+        return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     // MARK: - Presence
@@ -74,10 +82,12 @@ public struct RecordReader: Sendable {
         return text
     }
 
+    /// Ids have no size limit: a 20-digit integer id is kept as its digits, like any other integer.
     static func idText(_ value: JSONValue) -> String? {
         switch value {
         case .string(let text): return text.isEmpty ? nil : text
         case .integer(let number): return String(number)
+        case .number(_, let literal) where isIntegerLiteral(literal): return literal
         default: return nil
         }
     }
@@ -139,6 +149,10 @@ public struct RecordReader: Sendable {
     }
 
     func integerValue(_ key: String, _ value: JSONValue, _ range: ClosedRange<Int64>?) throws(FieldError) -> Int64 {
+        if case .number(_, let literal) = value, RecordReader.isIntegerLiteral(literal) {
+            throw fail(key, value, literal.hasPrefix("-") ? "integer too small (less than \(Int64.min))"
+                : "integer too large (more than \(Int64.max))")
+        }
         guard case .integer(let number) = value else {
             throw fail(key, value, range.map { "must be an integer " + RecordReader.describe($0) } ?? "must be an integer")
         }

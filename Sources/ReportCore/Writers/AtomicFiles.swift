@@ -63,6 +63,14 @@ extension OutputFiles {
             try body(temporaryURL)
             syncDirectory(temporaryURL.path)
             try swapIn(temporaryURL.path, at: destination, old: temporarySibling(of: url, kind: "old").path)
+        } catch var failure as OutputError {
+            removeTree(temporaryURL.path)
+            // Name the file as the user will look for it (`Reports/fleet-x/loans.csv`), not by the
+            // hidden temporary folder that no longer exists.
+            if failure.path.hasPrefix(temporaryURL.path + "/") {
+                failure.path = destination + failure.path.dropFirst(temporaryURL.path.count)
+            }
+            throw failure
         } catch {
             removeTree(temporaryURL.path)
             throw error

@@ -62,30 +62,40 @@ struct CSVFields {
     private static let falseBytes = Array("false".utf8)
 
     /// A text field: `'` before a leading `=` `+` `-` `@` tab or CR (formula injection), then
-    /// quoted, with quotes doubled, when it holds `,` `"` CR or LF.
+    /// quoted, with quotes doubled, when it holds `,` `"` CR or LF. A NUL byte (a JSON `\u0000`
+    /// kept verbatim in the database) becomes U+FFFD: CSV readers stop at it or refuse the line
+    /// (Python's `csv` raises "line contains NUL"), so one bad id must not break a dashboard load.
     mutating func appendText(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
             guard let first = utf8.first else { return }
             let needsPrefix = CSVFields.startsFormula(first)
             var needsQuotes = false
-            for byte in utf8 where byte == 0x2C || byte == 0x22 || byte == 0x0D || byte == 0x0A {
-                needsQuotes = true
-                break
+            var hasNUL = false
+            for byte in utf8 where byte == 0x2C || byte == 0x22 || byte == 0x0D || byte == 0x0A || byte == 0 {
+                if byte == 0 { hasNUL = true } else { needsQuotes = true }
+                if needsQuotes && hasNUL { break }
             }
             if needsQuotes { bytes.append(0x22) }
             if needsPrefix { bytes.append(UInt8(ascii: "'")) }
-            if needsQuotes {
+            if needsQuotes || hasNUL {
                 for byte in utf8 {
+                    if byte == 0 {
+                        bytes.append(contentsOf: CSVFields.replacementCharacter)
+                        continue
+                    }
                     bytes.append(byte)
-                    if byte == 0x22 { bytes.append(0x22) }
+                    if byte == 0x22 && needsQuotes { bytes.append(0x22) }
                 }
-                bytes.append(0x22)
+                if needsQuotes { bytes.append(0x22) }
             } else {
                 bytes.append(contentsOf: utf8)
             }
         }
     }
+
+    /// U+FFFD in UTF-8.
+    private static let replacementCharacter: [UInt8] = [0xEF, 0xBF, 0xBD]
 
     @inline(__always)
     static func startsFormula(_ byte: UInt8) -> Bool {

@@ -64,21 +64,38 @@ enum MarkdownText {
         return DisplayText.text(value, as: type)
     }
 
-    /// A table cell: `|` → `\|`, each line break (CRLF, LF or CR) → `<br>`.
+    /// A table cell: `|` → `\|`, each line break (CRLF, LF or CR) → `<br>`, and the escapes of
+    /// `singleLine`.
     static func cell(_ text: String) -> String {
-        guard text.contains(where: { $0 == "|" || $0.isNewline }) else { return text }
+        guard text.contains(where: { $0 == "|" || $0.isNewline || $0 == "<" || $0 == "\u{0}" }) else { return text }
         var result = ""
         for character in text {
             if character == "|" { result += "\\|" } else if character.isNewline { result += "<br>" } else {
-                result.append(character)
+                appendEscaped(character, to: &result)
             }
         }
         return result
     }
 
-    /// Text on one line (titles, list items): line breaks become spaces.
+    /// Text on one line (titles, list items): line breaks become spaces. Text from the data can
+    /// never become markup: `<` is written `&lt;`, so a name like `<img src=x onerror=…>` shows as
+    /// text in a mail client that renders Markdown's raw HTML; a NUL (a JSON `\u0000` kept in
+    /// the database) becomes U+FFFD, as CommonMark itself requires.
     static func singleLine(_ text: String) -> String {
-        String(text.map { $0.isNewline ? " " : $0 })
+        guard text.contains(where: { $0.isNewline || $0 == "<" || $0 == "\u{0}" }) else { return text }
+        var result = ""
+        for character in text {
+            if character.isNewline { result.append(" ") } else { appendEscaped(character, to: &result) }
+        }
+        return result
+    }
+
+    private static func appendEscaped(_ character: Character, to result: inout String) {
+        switch character {
+        case "<": result += "&lt;"
+        case "\u{0}": result += "\u{FFFD}"
+        default: result.append(character)
+        }
     }
 
     /// Image alt text: one line, brackets escaped so the link stays a link.

@@ -83,10 +83,15 @@ struct XLSXCellWriter {
         if error != LXW_NO_ERROR { throw failure(error, row: row, column: column) }
     }
 
-    /// A string cell, cut to Excel's limit (and logged) rather than refused.
+    /// A string cell, cut to Excel's limit (and logged) rather than refused. A NUL (a JSON
+    /// `\u0000` kept in the database) becomes U+FFFD: libxlsxwriter takes C strings, which would
+    /// silently end the cell there (`a\u0000b` written as `a`).
     @inline(__always)
     func writeText(_ text: String, row: UInt32, column: UInt16, format: XLSXWorkbook.Format?) throws {
         var text = text
+        if text.utf8.contains(0) {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }))
+        }
         if let cut = XLSXCellValues.cutIfTooLong(text) {
             text = cut
             log.recordCut(sheet: sheetName, row: row, column: column)

@@ -124,12 +124,23 @@ final class XLSXWorkbook {
     }
 
     /// Assembles and zips the file. The workbook is gone afterwards, whatever the result.
+    ///
+    /// This is where a full disk shows: the library's printed lines are captured, and its
+    /// `System error` becomes an `OutputError` (`no space left on the device; …`) or the detail
+    /// of the `XLSXError`.
     func close() throws {
         let workbook = try workbook()
         handle = nil
-        let error = workbook_close(workbook)
+        let (error, log) = XLSXLibraryLog.capture { workbook_close(workbook) }
+        let code = errno
         releaseStrings()
-        guard error == LXW_NO_ERROR else { throw XLSXError(error, path: path) }
+        guard error == LXW_NO_ERROR else {
+            let systemError = XLSXLibraryLog.systemError(in: log)
+            for candidate in [ENOSPC, EDQUOT] where systemError == String(cString: strerror(candidate)) || (systemError == nil && code == candidate) {
+                throw OutputError(path: path, errno: candidate, operation: "write the workbook")
+            }
+            throw XLSXError(error, detail: systemError, path: path)
+        }
     }
 
     /// Frees the workbook without writing anything (after a failure).

@@ -28,7 +28,15 @@ public struct XLSXWriter: Sendable {
                                         zip64: XLSXWriter.needsZip64(report))
         defer { workbook.discard() }
         try fill(workbook, with: report)
-        try workbook.close()
+        do {
+            try workbook.close()
+        } catch var failure as OutputError {
+            failure.path = target.path  // the user knows the file by its final name, not the temporary one
+            throw failure
+        } catch let failure as XLSXError where failure.path == temporary {
+            throw XLSXError(code: failure.code, message: failure.message, sheet: failure.sheet, cell: failure.cell,
+                            path: target.path)
+        }
         guard rename(temporary, target.path) == 0 else {
             throw XLSXError.invalid("cannot move the finished workbook into place: " + String(cString: strerror(errno)),
                                     path: target.path)
@@ -103,7 +111,7 @@ struct XLSXOutputPath {
                                     path: path)
         }
         guard access(directory, W_OK) == 0 else {
-            throw XLSXError.invalid("the output folder \(directory) is not writable", path: path)
+            throw XLSXError.invalid("the output folder \(directory) is not writable (permission denied or read-only file system); choose a writable folder with -o", path: path)
         }
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw XLSXError.invalid("the output path is a folder; give a file name ending in .xlsx", path: path)

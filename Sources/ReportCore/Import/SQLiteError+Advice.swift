@@ -1,0 +1,40 @@
+/// One line a person can act on for the SQLite failures that come from the world rather than
+/// from a bug: a lock held by another process, a read-only or damaged file, a full disk.
+///
+/// `SQLiteError.description` is right for a developer (`SQLite error 13: database or disk is full -
+/// while executing `COMMIT``) but names neither the database nor what to do. The command line
+/// (and the importer's per-file message) use this instead; SQLite's own words stay in the line so
+/// that a search for the message still finds it.
+extension SQLiteError {
+    /// `report.sqlite is locked by another process …; try again …` for the known cases, the plain
+    /// description for the others.
+    public func advice(database path: String) -> String {
+        let cause = "(SQLite error \(code): \(sqliteMessage(database: path)))"
+        switch code & 0xFF {
+        case 5, 6:  // SQLITE_BUSY, SQLITE_LOCKED
+            return "\(path) is locked by another process \(cause) and stayed locked for the whole --busy-timeout; "
+                + "try again when the other import or report has finished, or give a longer --busy-timeout"
+        case 8:  // SQLITE_READONLY
+            return "\(path) is read-only \(cause); make the file and its folder writable, or give another --db"
+        case 11:  // SQLITE_CORRUPT
+            return "\(path) is damaged \(cause); restore it from a backup, or import into a new --db"
+        case 26:  // SQLITE_NOTADB
+            return "\(path) is not a SQLite database \(cause); give --db the path of a report database"
+        case 13:  // SQLITE_FULL
+            return "the disk holding \(path) is full \(cause); free some space and run again"
+        case 14:  // SQLITE_CANTOPEN
+            return "cannot open \(path) \(cause); check that its folder exists and is writable "
+                + "(SQLite keeps its -wal and -shm files beside the database)"
+        case 10:  // SQLITE_IOERR
+            return "input/output error on \(path) \(cause); check the disk and run again"
+        default:
+            return description
+        }
+    }
+
+    /// SQLite's message without the ` (path)` that `Database.init` appends, which the advice names itself.
+    private func sqliteMessage(database path: String) -> String {
+        let suffix = " (\(path))"
+        return message.hasSuffix(suffix) ? String(message.dropLast(suffix.count)) : message
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `report` binary run as a child process, for what an in-process run cannot show: peak
+/// memory (`wait4`'s resource usage of that one child), two processes sharing a database, a
+/// working folder of its own.
+///
+/// Output goes to files in a private temporary folder (never the test's folder, whose contents
+/// some tests compare), read back when the child has exited.
+final class ChildProcess {
+    struct Result {
+        /// The exit status, or 128 + the signal number when the child was killed.
+        let status: Int32
+        let out: String
+        let err: String
+        /// Peak resident memory of the child, in kilobytes (`ru_maxrss`).
+        let peakKilobytes: Int
+        var errLines: [String] { err.split(separator: "\n").map(String.init) }
+        var outLines: [String] { out.split(separator: "\n").map(String.init) }
+        var peakMegabytes: Double { Double(peakKilobytes) / 1024 }
+    }
+
+    /// Thrown (failing the test, never skipping it) when the binary is not built.
+    struct Missing: Error, CustomStringConvertible { let description: String }
+
+    let pid: pid_t
+    private let outputFolder: URL
+    private var finished: Result?
+
+    /// The `report` executable built beside the test bundle (`swift build` puts both in the
+    /// products folder). A missing binary fails the test: these tests exist to run it.
+    static func reportBinary() throws -> String {
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("report").path,
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("report").path,
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/debug/report").path,
+        ]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw Missing(description: "the report binary is missing (looked at \(candidates.joined(separator: ", "))); run `swift build` first")
+        }
+        return found
+    }
+
+    /// The release binary when it is at least as new as the debug one (a stale release build would
+    /// test old code), else the debug binary: for the slow volume test, where speed matters.
+    static func fastestReportBinary() throws -> String {
+        let debug = try reportBinary()
+        let release = URL(fileURLWithPath: debug).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("release/report").path
+        let manager = FileManager.default
+        guard manager.isExecutableFile(atPath: release),
+              let releaseDate = try? manager.attributesOfItem(atPath: release)[.modificationDate] as? Date,
+              let debugDate = try? manager.attributesOfItem(atPath: debug)[.modificationDate] as? Date,
+              releaseDate >= debugDate else { return debug }
+        return release
+    }
+
+    /// Starts `executable arguments…`; `environment` is added to this process's own, from which
+    /// the `REPORT_*` variables are removed so that the developer's settings cannot leak in.
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+         workingDirectory: String? = nil) throws {
+        outputFolder = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputFolder.appendingPathComponent("out").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, outputFolder.appendingPathComponent("err").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("REPORT_") }
+        variables.merge(environment) { _, new in new }
+        // A working folder through the shell, which then becomes the program (`exec`), so the
+        // child's resource usage is still the program's own.
+        let command = workingDirectory.map { ["/bin/sh", "-c", #"cd "$1" && shift && exec "$@""#, "sh", $0, executable] + arguments }
+            ?? [executable] + arguments
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child = pid_t()
+        let code = posix_spawn(&child, command[0], &actions, nil, argv, envp)
+        guard code == 0 else {
+            throw NSError(domain: "ChildProcess", code: Int(code),
+                          userInfo: [NSLocalizedDescriptionKey: "posix_spawn \(executable): \(String(cString: strerror(code)))"])
+        }
+        pid = child
+    }
+
+    deinit {
+        if finished == nil {
+            kill(pid, SIGKILL)
+            _ = wait()
+        }
+        try? FileManager.default.removeItem(at: outputFolder)
+    }
+
+    /// Waits for the child to exit and collects its output and peak memory.
+    @discardableResult
+    func wait() -> Result {
+        if let finished { return finished }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        return collect(status: status, usage: usage)
+    }
+
+    private func collect(status: Int32, usage: rusage) -> Result {
+        let exited = status & 0x7F == 0
+        let code = exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let read = { (name: String) in
+            (try? String(contentsOf: self.outputFolder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+        }
+        let result = Result(status: code, out: read("out"), err: read("err"), peakKilobytes: Int(usage.ru_maxrss))
+        finished = result
+        return result
+    }
+
+    /// The result when the child has exited, nil while it runs (never blocks).
+    func poll() -> Result? {
+        if let finished { return finished }
+        var status: Int32 = 0
+        var usage = rusage()
+        guard wait4(pid, &status, WNOHANG, &usage) == pid else { return nil }
+        return collect(status: status, usage: usage)
+    }
+
+    /// Runs the child to its end.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                    workingDirectory: String? = nil) throws -> Result {
+        try ChildProcess(executable, arguments, environment: environment, workingDirectory: workingDirectory).wait()
+    }
+}
