@@ -38,18 +38,23 @@ for target in "${targets[@]}"; do
     log=".build/fuzz/logs/$target.log"
     mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
     echo "fuzz/run.sh: $target for ${seconds}s (log $log)"
+    seeds=()
+    [ -d "fuzz/corpus/$target" ] && seeds=("fuzz/corpus/$target")
     dictionary=()
     [ -f "fuzz/dict/$target.dict" ] && dictionary=(-dict="fuzz/dict/$target.dict")
     started=$(date +%s)
     set +e
-    ".build/fuzz/$target" "$corpus" "fuzz/corpus/$target" \
+    ".build/fuzz/$target" "$corpus" "${seeds[@]}" \
         -max_total_time="$seconds" -max_len="$(max_len_of "$target")" -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$artifacts" -print_final_stats=1 "${dictionary[@]}" > "$log" 2>&1
     result=$?
     set -e
     elapsed=$(( $(date +%s) - started ))
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    files=$(find "$corpus" -type f | wc -l)
+    # libFuzzer's own count of the units it keeps, and the edges they cover (the files on disk
+    # also hold every unit it later reduced).
+    kept=$(grep -oE "corp: [0-9]+/[0-9]+[a-zA-Z]*" "$log" | tail -1 | sed 's/corp: //' || true)
+    coverage=$(grep -oE "cov: [0-9]+" "$log" | tail -1 | sed 's/cov: //' || true)
     if [ "$result" -ne 0 ]; then
         status=1
         crash=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
@@ -60,7 +65,7 @@ for target in "${targets[@]}"; do
         summary+=("$target: FAILED after ${elapsed}s, input ${crash:-unknown}")
         break
     fi
-    summary+=("$target: ok, ${elapsed}s, ${runs:-?} runs, corpus $files files")
+    summary+=("$target: ok, ${elapsed}s, ${runs:-?} runs, corpus ${kept:-?} (units/size), coverage ${coverage:-?} edges")
 done
 
 echo "fuzz/run.sh: summary ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores)"
