@@ -1,6 +1,7 @@
 # report: the two commands of the README, and the benchmarks.
 #   make demo   install what is missing, build, import SampleData/, write the sample reports
 #   make test   install what is missing (test tools included) and run the whole test suite
+#   make fuzz   libFuzzer over the JSON reader, record validation and time parsers (FUZZ_SECONDS each, default 60)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -10,8 +11,9 @@ TEST_APT_PACKAGES := libreoffice-calc-nogui
 PIP_PACKAGES := openpyxl
 DEMO_AS_OF := 2026-11-29T06:00:00+01:00
 RELEASE_BIN := .build/release/report
+FUZZ_SECONDS ?= 60
 
-.PHONY: deps test-deps build release demo test bench bench-import bench-xlsx bench-fleet bench-bookings bench-habits clean docs-cli check-sample
+.PHONY: deps test-deps build release demo test bench bench-import bench-xlsx bench-fleet bench-bookings bench-habits clean docs-cli check-sample fuzz fuzz-build
 
 # Installs only what is missing, so a second run costs nothing.
 deps:
@@ -73,3 +75,11 @@ bench-fleet bench-bookings bench-habits: deps
 check-sample: deps
 	swift build --product report-sample
 	python3 scripts/check_sample.py
+
+# Fuzzing (docs/FUZZING.md): each target runs FUZZ_SECONDS (FUZZ_SECONDS=20 make fuzz in CI); a
+# crash stops the run, prints the input's path and fails. Not part of the tests.
+fuzz-build: deps
+	fuzz/build.sh
+
+fuzz: fuzz-build
+	fuzz/run.sh $(FUZZ_SECONDS)

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of fuzz/targets/ into .build/fuzz/<name> (see docs/FUZZING.md).
+#
+# SwiftPM cannot build them: an executable target brings its own `main`, and libFuzzer's runtime
+# brings another. So the product modules are compiled here with swiftc, whole-module, with
+# coverage instrumentation (-sanitize=fuzzer) and AddressSanitizer, as objects plus a
+# .swiftmodule each; every target is then one file linked against them.
+#
+# Usage: fuzz/build.sh [TARGET...]   (default: every target)
+# Environment: FUZZ_OPT (default -O) sets the optimisation level of every module.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+out=.build/fuzz
+objects="$out/obj"
+modules="$out/modules"
+mkdir -p "$objects" "$modules"
+
+optimisation="${FUZZ_OPT:--O}"
+# Swift 6 mode as in Package.swift; -g so that crash reports name files and lines.
+common=(-swift-version 6 -parse-as-library -sanitize=fuzzer,address "$optimisation" -g
+        -I Sources/CSQLite -I Sources/CXLSXWriter -I Sources/CCrypto -I "$modules")
+# lld: gold warns about every ASan check symbol it cannot export.
+libraries=(-use-ld=lld -lsqlite3 -lxlsxwriter -lcrypto -lz)
+
+# What each target links, in dependency order.
+modules_of() {
+    case "$1" in
+        records) echo ReportCore Habits Bookings Fleet ;;
+        *) echo ReportCore ;;
+    esac
+}
+
+# Compiles module $1 (Sources/$1) unless its stamp is newer than every source it depends on
+# (a stamp, because swiftc keeps the old modification time of an object it rewrites unchanged).
+build_module() {
+    local name="$1" object="$objects/$1.o" stamp="$objects/$1.stamp"
+    local sources
+    mapfile -t sources < <(find "Sources/$name" -name '*.swift' | LC_ALL=C sort)
+    local newest_dependency=""
+    [ "$name" != ReportCore ] && newest_dependency="$objects/ReportCore.stamp"
+    if [ -f "$object" ] && [ -f "$stamp" ] && [ -z "$(find "${sources[@]}" $newest_dependency fuzz/build.sh -newer "$stamp" | head -1)" ]; then
+        return
+    fi
+    echo "fuzz/build.sh: compiling $name (${#sources[@]} files)"
+    swiftc "${common[@]}" -module-name "$name" -wmo -c -o "$object" \
+        -emit-module -emit-module-path "$modules/$name.swiftmodule" "${sources[@]}"
+    touch "$stamp"
+}
+
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    mapfile -t targets < <(find fuzz/targets -name '*.swift' -exec basename {} .swift \; | LC_ALL=C sort)
+fi
+
+build_module ReportCore
+for target in "${targets[@]}"; do
+    source="fuzz/targets/$target.swift"
+    [ -f "$source" ] || { echo "fuzz/build.sh: no target $source" >&2; exit 2; }
+    linked=()
+    stamps=()
+    for module in $(modules_of "$target"); do
+        build_module "$module"
+        linked+=("$objects/$module.o")
+        stamps+=("$objects/$module.stamp")
+    done
+    if [ -f "$out/$target" ] && [ -z "$(find "$source" "${stamps[@]}" -newer "$out/$target" | head -1)" ]; then
+        continue
+    fi
+    echo "fuzz/build.sh: linking $out/$target"
+    swiftc "${common[@]}" -module-name "FuzzTarget_$target" "$source" "${linked[@]}" "${libraries[@]}" -o "$out/$target"
+    touch "$out/$target"
+done
