@@ -52,7 +52,9 @@ struct DamageZone: Sendable, Equatable {
 
     static func band(_ coordinate: Double) -> Int {
         guard coordinate.isFinite else { return 0 }
-        return max(0, min(3, Int((coordinate / 100).rounded(.down))))
+        // Clamp before converting: Int(_:) traps on a huge value (import keeps 0…400, but this
+        // must not depend on it).
+        return Int(min(3, max(0, (coordinate / 100).rounded(.down))))
     }
 
     static let columnLabels = ["A", "B", "C", "D"]
