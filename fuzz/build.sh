@@ -20,8 +20,11 @@ mkdir -p "$objects" "$modules"
 
 optimisation="${FUZZ_OPT:--O}"
 # Swift 6 mode as in Package.swift; -g so that crash reports name files and lines.
+# Every system-library module map of the package (Sources/C*), so a new one needs no edit here.
+system_modules=()
+for map in Sources/C*/module.modulemap; do system_modules+=(-I "$(dirname "$map")"); done
 common=(-swift-version 6 -parse-as-library -sanitize=fuzzer,address "$optimisation" -g
-        -I Sources/CSQLite -I Sources/CXLSXWriter -I Sources/CCrypto -I "$modules")
+        "${system_modules[@]}" -I "$modules")
 # lld: gold warns about every ASan check symbol it cannot export.
 libraries=(-use-ld=lld -lsqlite3 -lxlsxwriter -lcrypto -lz)
 
