@@ -38,12 +38,14 @@ public struct Rejection: Error, Sendable, Equatable {
     public let value: String
     public let rule: String
 
-    /// `bookings.json record 17 (id 1042): field starts_at: invalid date "2016-13-42"`.
-    public func message(file: String) -> String {
-        var text = "\(file) record \(position)"
+    /// `record 17 (id 1042): field starts_at: invalid date "2016-13-42"`: where in the file, and why.
+    public var detail: String {
+        var text = "record \(position)"
         if let line { text += " (line \(line)" + (recordId.map { ", id \($0)" } ?? "") + ")" }
         else if let recordId { text += " (id \(recordId))" }
-        text += ": " + FieldError(field: field, value: value, rule: rule).description
-        return text
+        return text + ": " + FieldError(field: field, value: value, rule: rule).description
     }
+
+    /// `bookings.json record 17 (id 1042): field starts_at: invalid date "2016-13-42"`.
+    public func message(file: String) -> String { file + " " + detail }
 }

@@ -124,8 +124,7 @@ public final class Importer {
                     if let rejection {
                         outcome.rejected += 1
                         if options.strict {
-                            outcome.status = .failed(reason: rejection.message(file: entry.displayName).dropFirst(entry.displayName.count + 1)
-                                + "; --strict: nothing of this file was stored")
+                            outcome.status = .failed(reason: rejection.detail + "; --strict: nothing of this file was stored")
                             throw FileFailure(outcome: outcome)
                         }
                         if outcome.rejectMessages.count < options.messagesPerFile {
