@@ -66,6 +66,29 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(try database.rows("PRAGMA journal_mode").first?.first, .text("wal"))
     }
 
+    /// Switching a new file to WAL takes a lock SQLite's busy handler does not wait for: two
+    /// imports creating one database at once made one of them fail at once with SQLITE_BUSY.
+    func testConnectionsOpeningOneNewDatabaseAtOnceAllSucceed() throws {
+        final class Failures: @unchecked Sendable {
+            let lock = NSLock()
+            var messages: [String] = []
+            func add(_ text: String) { lock.lock(); messages.append(text); lock.unlock() }
+        }
+        let failures = Failures()
+        for round in 0..<150 {
+            let file = path("new-\(round).sqlite")
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do {
+                    let database = try Database(path: file, busyTimeoutMilliseconds: 5000)
+                    try Schema.migrate(database, Schema.core)
+                } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        XCTAssertEqual(failures.messages, [])
+    }
+
     func testMigrationsApplyOnceAndRefuseANewerFile() throws {
         let first = Migration(domain: "demo", version: 1, sql: "CREATE TABLE demo (a INTEGER)")
         let second = Migration(domain: "demo", version: 2, sql: "ALTER TABLE demo ADD COLUMN b TEXT")

@@ -36,7 +36,7 @@ public final class Database {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         do {
             if mode == .readWrite {
-                try execute("PRAGMA journal_mode=WAL")
+                try switchToWriteAheadLog(waitingUpTo: busyTimeoutMilliseconds)
                 try execute("PRAGMA synchronous=NORMAL")
                 // 8 MB of page cache: a large import's index pages stay in memory instead of
                 // spilling to the WAL and being read back, and peak memory stays small.
@@ -52,6 +52,23 @@ public final class Database {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// `PRAGMA journal_mode=WAL`, retried while another connection holds the lock. On a new file
+    /// two connections switching at once can make SQLite answer SQLITE_BUSY at once, without its
+    /// busy handler (waiting could deadlock), so the wait the busy timeout promises is done here.
+    private func switchToWriteAheadLog(waitingUpTo milliseconds: Int32) throws {
+        var waited: Int32 = 0
+        while true {
+            do {
+                try execute("PRAGMA journal_mode=WAL")
+                return
+            } catch let error as SQLiteError where error.isBusy && waited < milliseconds {
+                let step = min(10, milliseconds - waited)
+                sqlite3_sleep(step)
+                waited += step
+            }
+        }
+    }
 
     /// Runs one or more statements that take no parameters and return no rows.
     public func execute(_ sql: String) throws {
