@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 // `report`: import app exports into SQLite, analyze them, write XLSX / CSV / Markdown reports.
 // No outside Swift packages: the toolchain plus Debian's C libraries through system targets.
+//
+// The targets are the layers (docs/ARCHITECTURE.md); their dependencies are the rules the
+// compiler holds: Writers never see Store, domains never see a C module or a writer, and
+// Store, JSON, Import, ReportModel, Writers, ReportApp and ReportCLI never name a domain: the
+// domains are registered by the executables (`report`, the tests).
 import PackageDescription
 
 let package = Package(
@@ -10,23 +15,44 @@ let package = Package(
         .executable(name: "report-sample", targets: ["SampleGenerator"]),
     ],
     targets: [
+        // C libraries from Debian: module map + shim each, the only way C enters.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CXLSXWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "ReportCore", dependencies: ["CSQLite", "CXLSXWriter", "CCrypto", "CZlib"]),
-        .target(name: "Habits", dependencies: ["ReportCore"]),
-        .target(name: "Bookings", dependencies: ["ReportCore"]),
-        .target(name: "Fleet", dependencies: ["ReportCore"]),
-        .target(name: "ReportCLI", dependencies: ["ReportCore", "Habits", "Bookings", "Fleet"]),
-        .executableTarget(name: "report", dependencies: ["ReportCLI"]),
-        .executableTarget(name: "SampleGenerator", dependencies: []),
-        .executableTarget(name: "report-bench", dependencies: ["ReportCore"], path: "bench/Sources/report-bench"),
-        .testTarget(name: "ReportCoreTests", dependencies: ["ReportCore"], exclude: ["__Snapshots__", "Support"]),
-        .target(name: "ReportTestSupport", dependencies: ["ReportCore"], path: "Tests/ReportTestSupport"),
-        .testTarget(name: "HabitsTests", dependencies: ["Habits", "ReportCore", "ReportTestSupport"]),
-        .testTarget(name: "BookingsTests", dependencies: ["Bookings", "ReportCore", "ReportTestSupport"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "ReportCore"]),
-        .testTarget(name: "ReportCLITests", dependencies: ["ReportCLI", "ReportCore"]),
+
+        // Foundations: pure values and the two byte-level readers/writers of the outside world.
+        .target(name: "Time"),
+        .target(name: "ArgumentParsing"),
+        .target(name: "JSON", dependencies: ["CZlib"]),
+        .target(name: "Store", dependencies: ["CSQLite", "Time"]),
+        .target(name: "ReportModel", dependencies: ["Time"]),
+        .target(name: "Writers", dependencies: ["ReportModel", "Time", "CXLSXWriter"]),
+        .target(name: "Import", dependencies: ["Store", "JSON", "Time", "CCrypto"]),
+
+        // The domains: each one `DomainModule` (kinds, schema, validation, analysis, layout).
+        .target(name: "Habits", dependencies: ["Store", "JSON", "Import", "ReportModel", "Time"]),
+        .target(name: "Bookings", dependencies: ["Store", "JSON", "Import", "ReportModel", "Time"]),
+        .target(name: "Fleet", dependencies: ["Store", "JSON", "Import", "ReportModel", "Time"]),
+
+        // The application and its command line, over whatever modules are registered.
+        .target(name: "ReportCLI", dependencies: ["ArgumentParsing", "Store", "JSON", "Import", "ReportModel",
+                                                  "Writers", "Time", "Habits", "Bookings", "Fleet"]),
+        .executableTarget(name: "report", dependencies: ["ReportCLI", "Habits", "Bookings", "Fleet"]),
+        .executableTarget(name: "SampleGenerator", dependencies: ["ArgumentParsing"]),
+        .executableTarget(name: "report-bench", dependencies: ["Store", "Writers", "ReportModel", "Time", "JSON"],
+                          path: "bench/Sources/report-bench"),
+
+        // Tests.
+        .target(name: "ReportTestSupport", dependencies: ["Store", "JSON", "Import", "ReportModel", "Time"],
+                path: "Tests/ReportTestSupport"),
+        .testTarget(name: "ReportCoreTests",
+                    dependencies: ["Store", "JSON", "Import", "ReportModel", "Writers", "Time", "ReportTestSupport"],
+                    exclude: ["__Snapshots__", "Support"]),
+        .testTarget(name: "HabitsTests", dependencies: ["Habits", "ReportTestSupport"]),
+        .testTarget(name: "BookingsTests", dependencies: ["Bookings", "ReportTestSupport"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "ReportTestSupport"]),
+        .testTarget(name: "ReportCLITests", dependencies: ["ReportCLI", "Habits", "Bookings", "Fleet",
+                                                           "ReportTestSupport", "ArgumentParsing"]),
     ]
 )

@@ -31,26 +31,29 @@ libraries=(-use-ld=lld -lsqlite3 -lxlsxwriter -lcrypto -lz)
 # What each target links, in dependency order.
 modules_of() {
     case "$1" in
-        records) echo ReportCore Habits Bookings Fleet ;;
-        *) echo ReportCore ;;
+        records) echo Time JSON Store Import ReportModel Habits Bookings Fleet ;;
+        json_reader) echo JSON ;;
+        *) echo Time JSON Store Import ;;
     esac
 }
 
-# Compiles module $1 (Sources/$1) unless its stamp is newer than every source it depends on
-# (a stamp, because swiftc keeps the old modification time of an object it rewrites unchanged).
+# Compiles module $1 (Sources/$1) unless its stamp is newer than every source it depends on and
+# than the modules built before it (a stamp, because swiftc keeps the old modification time of an
+# object it rewrites unchanged). Modules are built in dependency order, so "before" covers them.
+built_stamps=()
 build_module() {
     local name="$1" object="$objects/$1.o" stamp="$objects/$1.stamp"
     local sources
     mapfile -t sources < <(find "Sources/$name" -name '*.swift' | LC_ALL=C sort)
-    local newest_dependency=""
-    [ "$name" != ReportCore ] && newest_dependency="$objects/ReportCore.stamp"
-    if [ -f "$object" ] && [ -f "$stamp" ] && [ -z "$(find "${sources[@]}" $newest_dependency fuzz/build.sh -newer "$stamp" | head -1)" ]; then
+    if [ -f "$object" ] && [ -f "$stamp" ] && [ -z "$(find "${sources[@]}" "${built_stamps[@]}" fuzz/build.sh -newer "$stamp" | head -1)" ]; then
+        built_stamps+=("$stamp")
         return
     fi
     echo "fuzz/build.sh: compiling $name (${#sources[@]} files)"
     swiftc "${common[@]}" -module-name "$name" -wmo -c -o "$object" \
         -emit-module -emit-module-path "$modules/$name.swiftmodule" "${sources[@]}"
     touch "$stamp"
+    built_stamps+=("$stamp")
 }
 
 targets=("$@")
@@ -58,12 +61,12 @@ if [ ${#targets[@]} -eq 0 ]; then
     mapfile -t targets < <(find fuzz/targets -name '*.swift' -exec basename {} .swift \; | LC_ALL=C sort)
 fi
 
-build_module ReportCore
 for target in "${targets[@]}"; do
     source="fuzz/targets/$target.swift"
     [ -f "$source" ] || { echo "fuzz/build.sh: no target $source" >&2; exit 2; }
     linked=()
     stamps=()
+    built_stamps=()
     for module in $(modules_of "$target"); do
         build_module "$module"
         linked+=("$objects/$module.o")

@@ -1,4 +1,6 @@
-import ReportCore
+import ReportModel
+import Store
+import Time
 
 /// `report bookings`: the metrics of SPEC §4 over a period, as a `Report`.
 ///

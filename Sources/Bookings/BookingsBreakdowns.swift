@@ -1,4 +1,4 @@
-import ReportCore
+import Store
 
 /// One row of `services.csv`: a service with at least one line among the period's bookings.
 struct ServiceRow: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import ReportCore
+import Time
 
 /// The part of a day a booking or slot starts in (SPEC §4): local start before 12:00, before
 /// 18:00, or later.

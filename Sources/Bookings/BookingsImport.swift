@@ -1,4 +1,7 @@
-import ReportCore
+import Import
+import JSON
+import Store
+import Time
 
 /// A valid `bookings` record (SPEC §1.2): a customer's appointment and the services it holds.
 public struct BookingRecord: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import ReportCore
+import Import
 
 /// The bookings domain as the import layer sees it: its schema and one importer per kind
 /// (`services`, `slots`, `customers`, `bookings`).

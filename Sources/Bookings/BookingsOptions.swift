@@ -1,4 +1,4 @@
-import ReportCore
+import Time
 
 /// What `report bookings` describes: a period of calendar days in one time zone, seen at one
 /// moment (SPEC §4, §2).

@@ -1,4 +1,5 @@
-import ReportCore
+import Store
+import Time
 
 /// A data-quality issue of SPEC §4, about one booking of the period (`record` is its id).
 ///

@@ -1,4 +1,4 @@
-import ReportCore
+import ReportModel
 
 /// The layout of a bookings report: headline figures in `summary.csv` order, the two charts of
 /// SPEC §6.2, the occupancy heat map, the CSV-contract tables of §6.1, the Markdown top-10 lists,

@@ -1,4 +1,4 @@
-import ReportCore
+import ReportModel
 
 /// The tables of a bookings report. The CSV-contract tables carry the exact names and columns of
 /// SPEC §6.1; the Markdown-only tables (`top_services`, `top_postal_codes`) and the chart table

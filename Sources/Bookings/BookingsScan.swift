@@ -1,4 +1,5 @@
-import ReportCore
+import Store
+import Time
 
 /// The one streaming pass over the period's bookings (and the small one over its slots).
 ///

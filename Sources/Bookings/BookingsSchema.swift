@@ -1,4 +1,4 @@
-import ReportCore
+import Store
 
 /// The bookings tables (SPEC §1.2), one per export kind, plus the service lines of bookings.
 ///

@@ -1,4 +1,3 @@
-import ReportCore
 
 /// The counts of one day period (or, summed, of one day): what `daily.csv` and `occupancy.csv`
 /// are made of.

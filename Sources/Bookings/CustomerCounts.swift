@@ -1,4 +1,4 @@
-import ReportCore
+import Store
 
 /// New and returning customers per month, and the repeat rate (SPEC §4).
 ///

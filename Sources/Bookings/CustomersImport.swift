@@ -1,4 +1,7 @@
-import ReportCore
+import Import
+import JSON
+import Store
+import Time
 
 /// A valid `customers` record (SPEC §1.2), reduced to what analysis may keep.
 ///

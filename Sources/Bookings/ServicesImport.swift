@@ -1,4 +1,6 @@
-import ReportCore
+import Import
+import JSON
+import Store
 
 /// A valid `services` record (SPEC §1.2): an item of the catalogue.
 public struct ServiceRecord: Sendable, Equatable {

@@ -1,4 +1,7 @@
-import ReportCore
+import Import
+import JSON
+import Store
+import Time
 
 /// A valid `slots` record (SPEC §1.2): a bookable time range and the stylists available in it.
 public struct SlotRecord: Sendable, Equatable {

@@ -1,4 +1,7 @@
-import ReportCore
+import Import
+import JSON
+import Store
+import Time
 
 /// Imports `assignments`: one car given to one driver for a planned time, with the check-out and
 /// check-in records the agents made, when the export embeds them.

@@ -1,4 +1,6 @@
-import ReportCore
+import Import
+import JSON
+import Store
 
 /// Imports `drivers`: the people cars are lent to, charged with the new damage of their loans.
 public final class DriverImporter: KindImporter {

@@ -1,4 +1,7 @@
-import ReportCore
+import Import
+import JSON
+import Store
+import Time
 
 /// Imports `events`: a motor show with its days, its time zone and its daily opening hours.
 ///

@@ -1,4 +1,5 @@
-import ReportCore
+import Import
+import Store
 
 /// The fleet domain as the import layer sees it: its schema and one importer per kind
 /// (`events`, `groups`, `drivers`, `assignments`, `loan_records`).

@@ -1,4 +1,4 @@
-import ReportCore
+import Store
 
 /// The fleet tables (SPEC §1.3), shaped for the fleet analysis (SPEC §5).
 ///

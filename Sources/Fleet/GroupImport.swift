@@ -1,4 +1,6 @@
-import ReportCore
+import Import
+import JSON
+import Store
 
 /// Imports `groups`: the teams of an event (press, VIP, staff…) that vehicles are lent to.
 public final class GroupImporter: KindImporter {

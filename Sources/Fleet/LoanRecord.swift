@@ -1,4 +1,5 @@
-import ReportCore
+import Import
+import Time
 
 /// A check-out or a check-in as the iPad app records it (SPEC §1.3 "LoanRecord"), validated whole.
 ///

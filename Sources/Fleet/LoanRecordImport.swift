@@ -1,4 +1,6 @@
-import ReportCore
+import Import
+import JSON
+import Store
 
 /// Imports `loan_records`: check-outs and check-ins exported on their own, each naming its
 /// assignment and its kind. The assignment need not be known yet (files arrive in any order);

@@ -1,4 +1,4 @@
-import ReportCore
+import Store
 
 /// Writes validated loan records into `loan_records` and `loan_impacts`.
 ///

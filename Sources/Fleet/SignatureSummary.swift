@@ -1,4 +1,5 @@
-import ReportCore
+import Import
+import JSON
 
 /// What the reports need of a signature: whether there is one, and whether it strays off the pad.
 ///

@@ -1,4 +1,7 @@
-import ReportCore
+import Import
+import JSON
+import Store
+import Time
 
 /// A valid `flows` record (SPEC §1.1): a daily goal with optional steps and contexts.
 public struct FlowRecord: Sendable, Equatable {

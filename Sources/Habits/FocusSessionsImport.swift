@@ -1,4 +1,7 @@
-import ReportCore
+import Import
+import JSON
+import Store
+import Time
 
 /// A valid `focus_sessions` record (SPEC §1.1): one Pomodoro, `remainingSeconds` left of `totalSeconds`.
 public struct FocusSessionRecord: Sendable, Equatable {

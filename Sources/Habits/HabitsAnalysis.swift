@@ -1,4 +1,5 @@
-import ReportCore
+import ReportModel
+import Store
 
 /// `report habits` (SPEC §3): daily scores, badges, streaks, consistency and categories.
 ///

@@ -1,4 +1,5 @@
-import ReportCore
+import ReportModel
+import Time
 
 /// The app's "% spent" bars (SPEC §3): the time of flows done in the period, by context.
 ///

@@ -1,4 +1,4 @@
-import ReportCore
+import Time
 
 /// One row of `daily`, decoded.
 struct HabitsDailyRow: Sendable, Equatable {

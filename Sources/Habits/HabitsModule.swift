@@ -1,4 +1,4 @@
-import ReportCore
+import Import
 
 /// The habits domain as the import layer sees it: its schema and one importer per kind
 /// (`users`, `flows`, `tasks`, `focus_sessions`, `logins`, `moods`).

@@ -1,4 +1,4 @@
-import ReportCore
+import Time
 
 /// What `report habits` is asked for (SPEC §3): a period of calendar days, an optional user and
 /// the day start (SPEC §2).

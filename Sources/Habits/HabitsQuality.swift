@@ -1,4 +1,4 @@
-import ReportCore
+import Time
 
 /// The data-quality checks of one user's records (SPEC §1.4: references are not enforced at
 /// import, reports list them). Only users with a `daily` row in the period are checked, and the

@@ -1,4 +1,5 @@
-import ReportCore
+import ReportModel
+import Time
 
 /// The `quality` rows (issue, record, detail), packed: a database whose flows all carry a wrong
 /// `streakDay` yields a row per flow, millions for a year of 10,000 users, so rows are kept as

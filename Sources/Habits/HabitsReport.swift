@@ -1,4 +1,5 @@
-import ReportCore
+import ReportModel
+import Time
 
 /// The layout of the habits report: the §6.1 CSV tables with their contract columns, the chart
 /// tables, the figures, the charts, and `quality` last.

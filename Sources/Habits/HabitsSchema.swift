@@ -1,4 +1,4 @@
-import ReportCore
+import Store
 
 /// The habits tables (SPEC §1.1), one per export kind, plus the child table of flows' contexts.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import ReportCore
+import Time
 
 /// A user's streaks over the period (one `streaks` row).
 struct HabitsStreakSummary: Sendable, Equatable {

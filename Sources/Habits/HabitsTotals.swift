@@ -1,4 +1,4 @@
-import ReportCore
+import ReportModel
 
 /// The headline figures of `summary.csv` (SPEC §6.1, habits), accumulated row by row.
 ///

@@ -1,4 +1,4 @@
-import ReportCore
+import Time
 
 /// A user's zone with the day start: the day of each of their timestamps (SPEC §2).
 ///

@@ -1,4 +1,4 @@
-import ReportCore
+import Time
 
 /// What one user did on one day (SPEC §3), before streaks: the counts of `daily` and what the
 /// score and badges need.

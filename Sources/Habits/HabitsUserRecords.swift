@@ -1,4 +1,5 @@
-import ReportCore
+import Store
+import Time
 
 /// One user's records, reduced to what the analysis reads: small structs, held for one user at a
 /// time and reused for the next (the arrays keep their capacity).

@@ -1,4 +1,7 @@
-import ReportCore
+import Import
+import JSON
+import Store
+import Time
 
 /// A valid `logins` record (SPEC §1.1). Its key is (userId, at) with `at` as an instant, so
 /// `09:00+02:00` and `07:00Z` are the same login.

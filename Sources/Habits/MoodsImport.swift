@@ -1,4 +1,7 @@
-import ReportCore
+import Import
+import JSON
+import Store
+import Time
 
 /// A valid `moods` record (SPEC §1.1): one mood 1–5 per user and date.
 public struct MoodRecord: Sendable, Equatable {

@@ -1,4 +1,7 @@
-import ReportCore
+import Import
+import JSON
+import Store
+import Time
 
 /// A valid `tasks` record (SPEC §1.1): a micro-task of one day.
 public struct TaskRecord: Sendable, Equatable {

@@ -1,4 +1,7 @@
-import ReportCore
+import Import
+import JSON
+import Store
+import Time
 
 /// A valid `users` record (SPEC §1.1): id, timezone? (a known IANA name), displayName?, createdAt?.
 public struct UserRecord: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import ArgumentParsing
 /// `docs/CLI.md`: every command's `--help`, generated from the same specs the parser uses, so the
 /// reference cannot drift from the tool (a test compares the file with this rendering).
 public enum CLIReference {

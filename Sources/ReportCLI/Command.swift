@@ -1,5 +1,6 @@
 import Foundation
-import ReportCore
+import ArgumentParsing
+import Time
 
 /// What every command gets: its parsed arguments, the console and the environment.
 public struct CommandContext {

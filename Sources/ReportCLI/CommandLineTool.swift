@@ -1,5 +1,7 @@
 import Foundation
-import ReportCore
+import ArgumentParsing
+import ReportModel
+import Store
 
 /// The `report` command line: dispatches to a subcommand and turns every error into one line on
 /// standard error and an exit code (SPEC §7). Help goes to standard output.

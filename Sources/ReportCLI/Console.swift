@@ -1,5 +1,5 @@
 import Foundation
-import ReportCore
+import Writers
 
 /// Where a command writes: standard output for results, standard error for messages and progress.
 /// Tests pass a capturing console to read both.

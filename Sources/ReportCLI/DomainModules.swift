@@ -1,7 +1,7 @@
 import Bookings
 import Fleet
 import Habits
-import ReportCore
+import Import
 
 /// The domains the command line imports and reports on.
 enum DomainModules {

@@ -1,5 +1,9 @@
 import Foundation
-import ReportCore
+import ArgumentParsing
+import ReportModel
+import Store
+import Time
+import Writers
 
 /// A value set by another thread, read after it finished.
 final class ConcurrentResult<Value: Sendable>: @unchecked Sendable {

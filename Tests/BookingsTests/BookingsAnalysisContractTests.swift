@@ -1,4 +1,4 @@
-import ReportCore
+import Time
 import XCTest
 @testable import Bookings
 

@@ -1,4 +1,7 @@
-import ReportCore
+import JSON
+import ReportModel
+import Store
+import Time
 import XCTest
 @testable import Bookings
 

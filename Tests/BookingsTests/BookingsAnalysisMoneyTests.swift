@@ -1,4 +1,4 @@
-import ReportCore
+import ReportModel
 import XCTest
 @testable import Bookings
 

@@ -1,4 +1,3 @@
-import ReportCore
 import XCTest
 @testable import Bookings
 

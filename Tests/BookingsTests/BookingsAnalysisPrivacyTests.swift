@@ -1,5 +1,6 @@
 import Foundation
-import ReportCore
+import Import
+import ReportModel
 import XCTest
 @testable import Bookings
 

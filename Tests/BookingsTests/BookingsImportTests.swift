@@ -1,4 +1,6 @@
-import ReportCore
+import JSON
+import Store
+import Time
 import XCTest
 @testable import Bookings
 

@@ -1,5 +1,7 @@
 import Foundation
-import ReportCore
+import Import
+import JSON
+import Time
 import XCTest
 @testable import Bookings
 

@@ -1,4 +1,5 @@
-import ReportCore
+import JSON
+import Time
 import XCTest
 @testable import Bookings
 

@@ -1,5 +1,4 @@
 import XCTest
-import ReportCore
 @testable import Fleet
 
 /// New damage by the pairing rule, between-loans damage, zones and the heat map (SPEC §5).

@@ -1,5 +1,6 @@
 import XCTest
-import ReportCore
+import JSON
+import Time
 @testable import Fleet
 
 /// Loans, statuses, no-shows, late returns, km and record checks (SPEC §5).

@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
-import ReportCore
+import Import
+import JSON
+import Store
+import Time
 @testable import Fleet
 
 /// The report's shape: the CSV contract, errors, groups, names, quality and ordering.

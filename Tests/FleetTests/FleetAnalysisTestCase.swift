@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-import ReportCore
+import JSON
+import ReportModel
+import Time
 @testable import Fleet
 
 /// Fixtures for the fleet analysis: records written as the back office exports them, imported

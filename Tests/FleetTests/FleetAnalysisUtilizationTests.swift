@@ -1,5 +1,5 @@
 import XCTest
-import ReportCore
+import Time
 @testable import Fleet
 
 /// Utilization: the union of a car's loan intervals clipped to the opening windows (SPEC §5).

@@ -1,5 +1,5 @@
 import XCTest
-import ReportCore
+import Store
 @testable import Fleet
 
 /// The fleet tables are the contract the analysis reads: these tests pin their columns.

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-import ReportCore
+import Import
+import JSON
+import Store
 @testable import Fleet
 
 /// A fresh fleet database in its own temporary directory for every test, with helpers to import

@@ -1,5 +1,5 @@
 import XCTest
-import ReportCore
+import JSON
 @testable import Fleet
 
 final class LoanRecordImportTests: FleetTestCase {

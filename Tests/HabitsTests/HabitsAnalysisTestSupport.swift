@@ -1,5 +1,7 @@
 import Foundation
-import ReportCore
+import JSON
+import ReportModel
+import Time
 import XCTest
 @testable import Habits
 

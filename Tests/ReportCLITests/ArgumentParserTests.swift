@@ -1,4 +1,6 @@
 import XCTest
+import ArgumentParsing
+import Store
 @testable import ReportCLI
 
 final class ArgumentParserTests: XCTestCase {

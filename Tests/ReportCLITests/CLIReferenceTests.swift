@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import ArgumentParsing
 @testable import ReportCLI
 
 /// Keeps `docs/CLI.md` equal to the tool's help. `RECORD_CLI_DOCS=1` (or `make docs-cli`) rewrites it.

@@ -1,5 +1,4 @@
 import Foundation
-import ReportCore
 import XCTest
 @testable import ReportCLI
 

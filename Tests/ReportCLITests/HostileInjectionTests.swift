@@ -2,10 +2,16 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import ReportCore
+import Import
+import ReportModel
+import Time
+import Writers
 import XCTest
 @testable import ReportCLI
-@testable import ReportCore
+@testable import Import
+@testable import ReportModel
+@testable import Time
+@testable import Writers
 
 /// Injection and escape (issue 8): text from the data or the command line is only ever data.
 /// No SQL runs but the tool's own, no file lands outside the output folder, and every format

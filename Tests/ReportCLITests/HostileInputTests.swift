@@ -1,5 +1,5 @@
 import Foundation
-import ReportCore
+import Store
 import XCTest
 @testable import ReportCLI
 

@@ -1,8 +1,14 @@
 import Foundation
-import ReportCore
+import ArgumentParsing
+import Import
+import ReportModel
+import Store
 import XCTest
 @testable import ReportCLI
-@testable import ReportCore
+@testable import ArgumentParsing
+@testable import Import
+@testable import ReportModel
+@testable import Store
 
 final class ImportCommandTests: CLITestCase {
     static let tasks = """

@@ -1,5 +1,5 @@
 import Foundation
-import ReportCore
+import Time
 import XCTest
 @testable import ReportCLI
 #if canImport(Glibc)

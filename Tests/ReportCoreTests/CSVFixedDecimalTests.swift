@@ -1,5 +1,6 @@
 import XCTest
-@testable import ReportCore
+import Writers
+@testable import Writers
 
 final class CSVFixedDecimalTests: XCTestCase {
     func testRoundsHalfAwayFromZeroOnTheDecimalValue() {

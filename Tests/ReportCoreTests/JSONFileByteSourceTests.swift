@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ReportCore
+import JSON
+@testable import JSON
 
 /// Reading real files through read(2), in a fresh temporary directory.
 final class JSONFileByteSourceTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
-@testable import ReportCore
+import JSON
+@testable import JSON
 
 /// JSON Lines: one value per line; a bad line is one failed record and reading goes on.
 final class JSONLinesTests: XCTestCase {

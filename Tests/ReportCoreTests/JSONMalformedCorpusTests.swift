@@ -1,5 +1,6 @@
 import XCTest
-@testable import ReportCore
+import JSON
+@testable import JSON
 
 /// Malformed inputs: each fails with an exact message at an exact absolute offset, whatever the
 /// buffer size.

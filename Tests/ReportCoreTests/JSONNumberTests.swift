@@ -1,5 +1,4 @@
 import XCTest
-@testable import ReportCore
 
 /// Decimal numbers: the reader's fast conversion must give exactly what the C library's correctly
 /// rounded strtod gives (through `Double(String)`), bit for bit.

@@ -1,5 +1,6 @@
 import XCTest
-@testable import ReportCore
+import JSON
+@testable import JSON
 
 /// Everything a reader produced for one input: its records, how it stopped, and what it learned.
 struct JSONReadOutcome: Equatable {

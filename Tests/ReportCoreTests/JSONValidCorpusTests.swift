@@ -1,5 +1,6 @@
 import XCTest
-@testable import ReportCore
+import JSON
+@testable import JSON
 
 /// Valid inputs, each read with every test buffer size (1, 2, 3, 7, 64 bytes and 64 KiB).
 final class JSONValidCorpusTests: XCTestCase {

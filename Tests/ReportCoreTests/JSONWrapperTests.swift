@@ -1,5 +1,6 @@
 import XCTest
-@testable import ReportCore
+import JSON
+@testable import JSON
 
 /// A top-level object is a wrapper only with exactly one array of objects among scalar members;
 /// anything else makes the reader throw `NotAWrapper`, and the file is then read as JSON Lines.

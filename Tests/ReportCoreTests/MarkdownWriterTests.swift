@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
-@testable import ReportCore
+import ReportModel
+import Writers
+@testable import ReportModel
+@testable import Writers
 
 final class MarkdownWriterTests: XCTestCase {
     func testRenderMatchesGoldenFileAndIsDeterministic() {

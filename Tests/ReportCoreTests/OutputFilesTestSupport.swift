@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
-@testable import ReportCore
+import ReportModel
+import Time
+@testable import ReportModel
+@testable import Time
 
 /// Shared by the writer tests: temporary folders, golden files and a small report covering every
 /// column type, empty values, injection cells, a header-only table and a long table.

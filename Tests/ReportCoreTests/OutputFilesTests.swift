@@ -1,9 +1,10 @@
 import Foundation
 import XCTest
-@testable import ReportCore
+@testable import Writers
 #if canImport(Glibc)
 import Glibc
 #endif
+import Writers
 
 final class OutputFilesTests: XCTestCase {
     // MARK: names

@@ -1,9 +1,14 @@
 import Foundation
 import XCTest
-@testable import ReportCore
+@testable import ReportModel
+@testable import Time
+@testable import Writers
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import ReportModel
+import Time
+import Writers
 
 final class SVGChartsTests: XCTestCase {
     func testEachKindMatchesItsGoldenFile() {

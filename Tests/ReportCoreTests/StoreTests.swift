@@ -1,5 +1,6 @@
 import XCTest
-@testable import ReportCore
+import Store
+@testable import Store
 
 final class StoreTests: XCTestCase {
     var directory: URL!

@@ -1,5 +1,6 @@
 import XCTest
-@testable import ReportCore
+import Time
+@testable import Time
 
 final class TimeTests: XCTestCase {
     func testDayParsingIsStrict() {

@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
-@testable import ReportCore
+import ReportModel
+import Writers
+@testable import ReportModel
+@testable import Writers
 
 /// A second reader: LibreOffice must open the workbook (charts, conditional formats and all) and
 /// print it to PDF.

@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
-@testable import ReportCore
+import ReportModel
+import Writers
+@testable import ReportModel
+@testable import Writers
 
 /// Excel's limits: 32,767 characters a cell, 1,048,576 rows a sheet; and empty tables.
 final class XLSXLimitsTests: XCTestCase {

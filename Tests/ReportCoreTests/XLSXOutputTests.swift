@@ -1,6 +1,11 @@
 import Foundation
 import XCTest
-@testable import ReportCore
+import ReportModel
+import Time
+import Writers
+@testable import ReportModel
+@testable import Time
+@testable import Writers
 
 /// The file itself: atomic replacement, clear errors for unusable paths, a silent stderr.
 final class XLSXOutputTests: XCTestCase {

@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
-@testable import ReportCore
+import ReportModel
+import Writers
+@testable import ReportModel
+@testable import Writers
 
 /// Sheet names: valid for Excel whatever the table titles, unique without regard to case.
 final class XLSXSheetNameTests: XCTestCase {

@@ -1,9 +1,14 @@
 import Foundation
 import XCTest
-@testable import ReportCore
+@testable import ReportModel
+@testable import Time
+@testable import Writers
 #if canImport(Glibc)
 import Glibc
 #endif
+import ReportModel
+import Time
+import Writers
 
 /// What `Support/xlsx_dump.py` prints: the workbook as openpyxl reads it back.
 struct XLSXDump: Decodable, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import ReportCore
+import Writers
+@testable import Writers
 
 /// The workbook read back through openpyxl: sheets, real cell types, number formats, header
 /// features, conditional formats, charts and document properties.

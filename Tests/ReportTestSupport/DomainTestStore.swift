@@ -1,5 +1,7 @@
 import Foundation
-import ReportCore
+import Import
+import JSON
+import Store
 import XCTest
 
 /// A fresh database file in its own temporary directory, migrated with one domain's schema, and

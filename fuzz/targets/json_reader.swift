@@ -1,4 +1,4 @@
-import ReportCore
+import JSON
 
 #if canImport(Glibc)
 import Glibc

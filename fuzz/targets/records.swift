@@ -1,7 +1,8 @@
 import Bookings
 import Fleet
 import Habits
-import ReportCore
+import Import
+import JSON
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
-import ReportCore
+import Import
+import Time
 
 #if canImport(Glibc)
 import Glibc

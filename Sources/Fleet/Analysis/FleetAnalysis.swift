@@ -1,4 +1,5 @@
-import ReportCore
+import ReportModel
+import Store
 
 /// The fleet report of one event (SPEC §5): utilization, loans, late returns, damage, drivers
 /// and data quality, as a `Report` value that the writers render.

@@ -1,4 +1,5 @@
-import ReportCore
+import Store
+import Time
 
 /// One event as the analysis sees it: its days, its zone and its daily opening windows.
 struct FleetEvent: Sendable {

@@ -1,4 +1,4 @@
-import ReportCore
+import Time
 
 /// What `report fleet` is asked for: one event, the moment the report describes, and how late a
 /// return may be before it counts as late (SPEC §5, §7).

@@ -1,4 +1,5 @@
-import ReportCore
+import Import
+import Store
 
 /// The data-quality issue names of the fleet report (SPEC §5), as `quality.csv` writes them.
 enum FleetIssue: String, Sendable, CaseIterable {

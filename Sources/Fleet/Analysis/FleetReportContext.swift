@@ -1,4 +1,5 @@
-import ReportCore
+import ReportModel
+import Time
 
 /// What the report's tables need besides the results: names for ids, the zone to show instants
 /// in, the windows, and the order of rows.

@@ -1,4 +1,5 @@
-import ReportCore
+import Store
+import Time
 
 /// One check-out or check-in as attached to its assignment: the latest record of its kind made
 /// no later than as-of, by (recorded_at, import order, id).

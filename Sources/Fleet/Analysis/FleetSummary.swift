@@ -1,4 +1,4 @@
-import ReportCore
+import ReportModel
 
 /// The headline figures, the chart data and the Markdown top-10 lists of the fleet report.
 enum FleetSummary {

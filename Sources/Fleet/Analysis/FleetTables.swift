@@ -1,4 +1,4 @@
-import ReportCore
+import ReportModel
 
 /// The CSV-contract tables of the fleet report (SPEC §6.1): exact names, exact columns in order.
 /// Big tables make their rows from the compact lines only when a writer asks for them.

@@ -1,4 +1,4 @@
-import ReportCore
+import Time
 
 /// The counts behind the headline figures; durations in microseconds.
 struct FleetCounts: Sendable {

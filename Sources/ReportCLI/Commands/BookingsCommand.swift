@@ -1,6 +1,8 @@
 import Bookings
 import Foundation
-import ReportCore
+import ArgumentParsing
+import ReportModel
+import Time
 
 /// `report bookings`: revenue, occupancy, cancellations, lead time and customers of a period.
 public enum BookingsCommand: Command {

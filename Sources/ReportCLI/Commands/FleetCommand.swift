@@ -1,6 +1,7 @@
 import Fleet
 import Foundation
-import ReportCore
+import ArgumentParsing
+import ReportModel
 
 /// `report fleet --event ID`: the fleet manager's report of one motor show.
 public enum FleetCommand: Command {

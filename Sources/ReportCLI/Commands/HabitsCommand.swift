@@ -1,6 +1,8 @@
 import Foundation
 import Habits
-import ReportCore
+import ArgumentParsing
+import Import
+import ReportModel
 
 /// `report habits`: daily scores, streaks, consistency, badges and categories.
 public enum HabitsCommand: Command {

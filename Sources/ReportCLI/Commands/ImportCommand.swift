@@ -1,5 +1,8 @@
 import Foundation
-import ReportCore
+import ArgumentParsing
+import Import
+import ReportModel
+import Store
 
 /// `report import PATH...`: store export files in the database.
 public enum ImportCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
-import ReportCore
+import ArgumentParsing
+import Time
 
 /// `report nightly`: the cron job. Imports what the exporters dropped in the inbox, files each file
 /// away, then writes the morning's reports in every format. See docs/NIGHTLY.md.

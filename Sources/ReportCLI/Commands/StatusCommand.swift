@@ -1,5 +1,8 @@
 import Foundation
-import ReportCore
+import ArgumentParsing
+import Import
+import Store
+import Time
 
 /// `report status`: what the database holds.
 public enum StatusCommand: Command {

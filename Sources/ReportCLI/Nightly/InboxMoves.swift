@@ -1,5 +1,5 @@
 import Foundation
-import ReportCore
+import Import
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,5 @@
 import Foundation
-import ReportCore
+import Time
 
 /// The nightly job's log: one line per step on standard error, each starting with the UTC time
 /// and `nightly:` so that a log file appended to night after night can be read and grepped

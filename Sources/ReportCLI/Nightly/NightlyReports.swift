@@ -2,7 +2,8 @@ import Bookings
 import Fleet
 import Foundation
 import Habits
-import ReportCore
+import ReportModel
+import Time
 
 /// The reports a night writes (SPEC §7, issue 7), each made by its command's own code:
 ///

@@ -1,5 +1,8 @@
 import Foundation
-import ReportCore
+import Import
+import Store
+import Time
+import Writers
 
 /// One nightly run, once the lock is held: clean up, import and file away the inbox, write the
 /// reports, log a summary. A failing file or report never stops the others; each is logged and

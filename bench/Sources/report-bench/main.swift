@@ -7,7 +7,9 @@
 // that `bench/xlsx/run.sh` compares the writers and nothing else. Rows are made on demand, as an
 // analyzer streaming from SQLite would, so the peak memory is the writer's own.
 import Foundation
-import ReportCore
+import ReportModel
+import Time
+import Writers
 
 let writeCSV = CommandLine.arguments.contains("--csv")
 let arguments = CommandLine.arguments.filter { $0 != "--csv" }

@@ -1,3 +1,5 @@
+import ReportModel
+import Time
 /// The pure rules that turn report values into Excel cell contents: number format codes, date
 /// serial numbers, the string length limit and the width a value needs on screen.
 ///

@@ -1,3 +1,4 @@
+import ReportModel
 /// The bytes of CSV fields, built in a reusable buffer that the writer drains into its sink.
 ///
 /// Formatting by column type (SPEC §6.1): ratios (`percent`) 4 places, `hours` 2, `euros` 2,

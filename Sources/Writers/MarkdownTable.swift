@@ -1,3 +1,4 @@
+import ReportModel
 /// One table as a Markdown section.
 enum MarkdownTable {
     static func lines(_ table: Table) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import ReportModel
 
 /// Options of the CSV output.
 public struct CSVOptions: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import Time
 /// A headline figure: `utilization 0.7312`, shown in the Summary sheet, `summary.csv` and at the
 /// top of the Markdown report.
 public struct Figure: Sendable, Equatable {

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ReportModel
 
 /// Renders a `Report` as one XLSX workbook (SPEC §6.2): a Summary sheet with the headline figures
 /// and native charts, a "Heat map" sheet when the report has one, then one sheet per table whose

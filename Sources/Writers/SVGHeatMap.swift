@@ -1,3 +1,4 @@
+import ReportModel
 extension SVGCharts {
     /// The heat map: a rows × columns grid of counts coloured from white (0) to red (the
     /// largest), with row and column labels and a colour scale; drawn over the outline of a car

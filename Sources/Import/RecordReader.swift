@@ -1,3 +1,5 @@
+import JSON
+import Time
 /// Reads and validates the fields of one record, throwing a `FieldError` that names the field,
 /// the value and the rule at the first problem.
 ///

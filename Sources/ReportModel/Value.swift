@@ -1,3 +1,4 @@
+import Time
 /// One cell of a report: what a writer renders, typed so that each format can show it natively.
 public enum Value: Sendable, Equatable {
     /// No value: an empty CSV field, an empty cell, a blank in Markdown.

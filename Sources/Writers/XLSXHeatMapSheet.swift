@@ -1,4 +1,5 @@
 import CXLSXWriter
+import ReportModel
 
 /// The damage-zone grid (or any `HeatMap`) as numbers under a three-colour scale: white for none,
 /// through yellow, to red for the most.

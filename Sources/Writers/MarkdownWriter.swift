@@ -1,4 +1,5 @@
 import Foundation
+import ReportModel
 
 /// Writes the Markdown report of SPEC §6.3, for chat and e-mail, with its charts as SVG files.
 ///

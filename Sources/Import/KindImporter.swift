@@ -1,3 +1,5 @@
+import JSON
+import Store
 /// Stores the records of one export kind in two steps: `validate` checks a record whole (pure,
 /// on the reader thread), `store` upserts the validated value (on the database thread).
 ///

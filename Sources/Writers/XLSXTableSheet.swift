@@ -1,4 +1,5 @@
 import CXLSXWriter
+import ReportModel
 
 /// Where a table landed, for the Summary's charts.
 struct XLSXPlacedTable {

@@ -1,3 +1,4 @@
+import ReportModel
 /// SVG pictures of a report's charts and heat map, written beside the Markdown report.
 ///
 /// Every picture has a fixed size, a title, and is deterministic and well-formed XML (see

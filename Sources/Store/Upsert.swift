@@ -1,3 +1,4 @@
+import Time
 /// Builds `INSERT … ON CONFLICT(key) DO UPDATE SET <every other column> = excluded.<column>`.
 ///
 /// Every column is overwritten, so a later record replaces the earlier one whole: an optional

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// Reads and validates a file's records on a second thread while the importer stores them on this
 /// one, so that parsing, validation and SQLite overlap on two cores.

@@ -1,3 +1,4 @@
+import ReportModel
 /// How values read for people, in Markdown cells and chart labels (CSV has its own, stricter rules).
 ///
 /// Locale-independent and deterministic: `.` decimal point, no thousands separators, percentages

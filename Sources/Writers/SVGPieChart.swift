@@ -1,4 +1,5 @@
 import Foundation
+import ReportModel
 
 extension SVGCharts {
     /// A pie of the first series: one slice per category with a positive value, clockwise from

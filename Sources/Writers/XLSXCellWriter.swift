@@ -1,4 +1,5 @@
 import CXLSXWriter
+import ReportModel
 
 /// The formats of one column, resolved once so that writing a cell costs one C call and no lookup.
 struct XLSXColumnStyle {

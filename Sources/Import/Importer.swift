@@ -1,4 +1,7 @@
 import Foundation
+import JSON
+import Store
+import Time
 
 /// Imports export files into the database: one transaction per file, every record validated and
 /// upserted by its kind's importer, rejections kept, each import logged.

@@ -1,3 +1,4 @@
+import ReportModel
 /// The numbers a chart draws, read from the report table it names.
 struct SVGChartData {
     struct Series {

@@ -1,4 +1,5 @@
 import CXLSXWriter
+import ReportModel
 
 /// Draws the report's charts as native Excel charts on the Summary sheet, each series a range of
 /// the data sheet its table was written to (so the chart follows the data if a person edits it).

@@ -1,4 +1,5 @@
 import CXLSXWriter
+import ReportModel
 
 /// The first sheet a person sees: title, scope, as-of, parameters, headline figures with their
 /// number formats, notes, and the charts beside them.
