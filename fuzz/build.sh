@@ -37,23 +37,32 @@ modules_of() {
     esac
 }
 
-# Compiles module $1 (Sources/$1) unless its stamp is newer than every source it depends on and
-# than the modules built before it (a stamp, because swiftc keeps the old modification time of an
-# object it rewrites unchanged). Modules are built in dependency order, so "before" covers them.
-built_stamps=()
+# The package modules each module imports (as in Package.swift).
+dependencies_of() {
+    case "$1" in
+        Store) echo Time ;;
+        Import) echo Time JSON Store ;;
+        ReportModel) echo Time ;;
+        Habits|Bookings|Fleet) echo Time JSON Store Import ReportModel ;;
+        *) echo ;;
+    esac
+}
+
+# Compiles module $1 (Sources/$1) unless its stamp is newer than every source and than the stamps
+# of the modules it imports (a stamp, because swiftc keeps the old modification time of an object
+# it rewrites unchanged).
 build_module() {
     local name="$1" object="$objects/$1.o" stamp="$objects/$1.stamp"
-    local sources
+    local sources dependency_stamps=()
     mapfile -t sources < <(find "Sources/$name" -name '*.swift' | LC_ALL=C sort)
-    if [ -f "$object" ] && [ -f "$stamp" ] && [ -z "$(find "${sources[@]}" "${built_stamps[@]}" fuzz/build.sh -newer "$stamp" | head -1)" ]; then
-        built_stamps+=("$stamp")
+    for dependency in $(dependencies_of "$name"); do dependency_stamps+=("$objects/$dependency.stamp"); done
+    if [ -f "$object" ] && [ -f "$stamp" ] && [ -z "$(find "${sources[@]}" "${dependency_stamps[@]}" fuzz/build.sh -newer "$stamp" | head -1)" ]; then
         return
     fi
     echo "fuzz/build.sh: compiling $name (${#sources[@]} files)"
     swiftc "${common[@]}" -module-name "$name" -wmo -c -o "$object" \
         -emit-module -emit-module-path "$modules/$name.swiftmodule" "${sources[@]}"
     touch "$stamp"
-    built_stamps+=("$stamp")
 }
 
 targets=("$@")
@@ -66,7 +75,6 @@ for target in "${targets[@]}"; do
     [ -f "$source" ] || { echo "fuzz/build.sh: no target $source" >&2; exit 2; }
     linked=()
     stamps=()
-    built_stamps=()
     for module in $(modules_of "$target"); do
         build_module "$module"
         linked+=("$objects/$module.o")
