@@ -8,6 +8,9 @@
 // domains are registered by the executables (`report`, the tests).
 import PackageDescription
 
+/// What a domain may see: never a C module, a writer, the application or another domain.
+let domain: [Target.Dependency] = ["ArgumentParsing", "DomainInterface", "Store", "JSON", "Import", "ReportModel", "Time"]
+
 let package = Package(
     name: "report",
     products: [
@@ -30,21 +33,24 @@ let package = Package(
         .target(name: "Writers", dependencies: ["ReportModel", "Time", "CXLSXWriter"]),
         .target(name: "Import", dependencies: ["Store", "JSON", "Time", "CCrypto"]),
 
+        // What a domain declares to the application: one `DomainModule` value.
+        .target(name: "DomainInterface", dependencies: ["ArgumentParsing", "Import", "Store", "ReportModel", "Time"]),
+
         // The domains: each one `DomainModule` (kinds, schema, validation, analysis, layout).
-        .target(name: "Habits", dependencies: ["Store", "JSON", "Import", "ReportModel", "Time"]),
-        .target(name: "Bookings", dependencies: ["Store", "JSON", "Import", "ReportModel", "Time"]),
-        .target(name: "Fleet", dependencies: ["Store", "JSON", "Import", "ReportModel", "Time"]),
+        .target(name: "Habits", dependencies: domain),
+        .target(name: "Bookings", dependencies: domain),
+        .target(name: "Fleet", dependencies: domain),
 
         // The application and its command line, over whatever modules are registered.
         .target(name: "ReportCLI", dependencies: ["ArgumentParsing", "Store", "JSON", "Import", "ReportModel",
-                                                  "Writers", "Time", "Habits", "Bookings", "Fleet"]),
+                                                  "Writers", "Time", "DomainInterface"]),
         .executableTarget(name: "report", dependencies: ["ReportCLI", "Habits", "Bookings", "Fleet"]),
         .executableTarget(name: "SampleGenerator", dependencies: ["ArgumentParsing"]),
         .executableTarget(name: "report-bench", dependencies: ["Store", "Writers", "ReportModel", "Time", "JSON"],
                           path: "bench/Sources/report-bench"),
 
         // Tests.
-        .target(name: "ReportTestSupport", dependencies: ["Store", "JSON", "Import", "ReportModel", "Time"],
+        .target(name: "ReportTestSupport", dependencies: ["Store", "JSON", "Import", "ReportModel", "Time", "DomainInterface"],
                 path: "Tests/ReportTestSupport"),
         .testTarget(name: "ReportCoreTests",
                     dependencies: ["Store", "JSON", "Import", "ReportModel", "Writers", "Time", "ReportTestSupport"],

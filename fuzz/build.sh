@@ -31,7 +31,7 @@ libraries=(-use-ld=lld -lsqlite3 -lxlsxwriter -lcrypto -lz)
 # What each target links, in dependency order.
 modules_of() {
     case "$1" in
-        records) echo Time JSON Store Import ReportModel Habits Bookings Fleet ;;
+        records) echo Time JSON Store Import ReportModel ArgumentParsing DomainInterface Habits Bookings Fleet ;;
         json_reader) echo JSON ;;
         *) echo Time JSON Store Import ;;
     esac
@@ -43,7 +43,8 @@ dependencies_of() {
         Store) echo Time ;;
         Import) echo Time JSON Store ;;
         ReportModel) echo Time ;;
-        Habits|Bookings|Fleet) echo Time JSON Store Import ReportModel ;;
+        DomainInterface) echo ArgumentParsing Time Store Import ReportModel ;;
+        Habits|Bookings|Fleet) echo ArgumentParsing Time JSON Store Import ReportModel DomainInterface ;;
         *) echo ;;
     esac
 }

@@ -14,7 +14,7 @@ import shutil
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "fuzz", "corpus")
 
-# ExportKind.allCases order: the first byte of a `records` input picks the kind (modulo 15).
+# The modules' kinds in registration order (habits, bookings, fleet): the first byte of a `records` input picks the kind (modulo 15).
 KINDS = ["users", "flows", "tasks", "focus_sessions", "logins", "moods",
          "services", "slots", "customers", "bookings",
          "events", "groups", "drivers", "assignments", "loan_records"]

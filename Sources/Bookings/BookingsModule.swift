@@ -1,9 +1,37 @@
+import ArgumentParsing
+import DomainInterface
 import Import
+import Store
+import Time
 
-/// The bookings domain as the import layer sees it: its schema and one importer per kind
-/// (`services`, `slots`, `customers`, `bookings`).
+extension DomainName {
+    public static let bookings: DomainName = "bookings"
+}
+
+extension ExportKind {
+    public static let services = ExportKind("services", domain: .bookings)
+    public static let slots = ExportKind("slots", domain: .bookings)
+    public static let customers = ExportKind("customers", domain: .bookings)
+    public static let bookings = ExportKind("bookings", domain: .bookings)
+}
+
+/// The bookings domain as the application sees it: its four kinds and their importers, its
+/// schema, `report bookings`, the date ranges `report status` shows and the nightly month report.
 public enum BookingsModule {
-    public static let module = DomainModule(domain: .bookings, migrations: BookingsSchema.migrations) { kind, database in
+    public static let module = DomainModule(
+        imports: ImportModule(domain: .bookings, kinds: [.services, .slots, .customers, .bookings],
+                              migrations: BookingsSchema.migrations, makeImporter: makeImporter),
+        report: DomainReport(command: command, request: request),
+        statusColumns: [
+            .slots: .instant("starts_at_us"), .customers: .instant("created_at_us"), .bookings: .instant("starts_at_us"),
+        ],
+        nightlyReports: { asOf, _ in
+            // The month to date, as `report bookings` without a period.
+            [reportRequest(try BookingsOptions.currentMonth(asOf: asOf))]
+        })
+
+    /// The importer of one bookings kind, its statements prepared on `database`.
+    @Sendable static func makeImporter(_ kind: ExportKind, _ database: Database) throws -> ErasedKindImporter {
         switch kind {
         case .services: return try ServicesImporter(database: database).erased
         case .slots: return try SlotsImporter(database: database).erased
@@ -12,4 +40,49 @@ public enum BookingsModule {
         default: throw KindOutsideDomain(kind: kind, domain: .bookings)
         }
     }
+
+    static let command = CommandSpec(
+        name: "bookings",
+        abstract: "Bookings report of a month or period: revenue, occupancy, cancellations, customers.",
+        discussion: """
+            The period is --month YYYY-MM, or --from and --to (dates, inclusive); by default the current
+            month up to --as-of. Days and morning/afternoon/evening are taken in --timezone.
+            Files: bookings-<month>.xlsx, bookings-<month>/ (CSV), bookings-<month>.md; a range gives
+            bookings-<from>_<to>.
+            """,
+        options: [
+            .value("month", "YYYY-MM", help: "The month to report (the current month ends at --as-of)."),
+            .value("from", "DATE", help: "First day of the period (with --to)."),
+            .value("to", "DATE", help: "Last day of the period (with --from)."),
+            .value("timezone", "TZ", help: "The IANA time zone of days and periods (default Europe/Paris)."),
+        ])
+
+    /// `report bookings` options, checked once: the period and the time zone.
+    @Sendable static func request(_ arguments: ParsedArguments, asOf: Timestamp) throws -> ReportRequest {
+        let zone = arguments.value("timezone") ?? "Europe/Paris"
+        let from = try arguments.day("from"), to = try arguments.day("to")
+        let options: BookingsOptions
+        switch (arguments.value("month"), from, to) {
+        case (let month?, nil, nil):
+            options = try BookingsOptions.month(month, timeZone: zone, asOf: asOf)
+        case (nil, let from?, let to?):
+            guard Zones.shared.isKnown(zone) else { throw UsageError("--timezone: unknown time zone \"\(zone)\"") }
+            guard from <= to else { throw UsageError("--from \(from) is after --to \(to)") }
+            options = BookingsOptions(from: from, to: to, timeZone: zone, asOf: asOf)
+        case (nil, nil, nil):
+            options = try BookingsOptions.currentMonth(timeZone: zone, asOf: asOf)
+        default:
+            throw UsageError("give --month YYYY-MM, or both --from and --to, or neither (the current month)")
+        }
+        return reportRequest(options)
+    }
+
+    static func reportRequest(_ options: BookingsOptions) -> ReportRequest {
+        ReportRequest(label: "bookings") { database in try BookingsAnalysis.report(database: database, options: options) }
+    }
+}
+
+extension BookingsAnalysisError: ExitCodeError {
+    /// Every case is an option the user must correct.
+    public var exitCode: ExitCode { .usage }
 }

@@ -1,15 +1,37 @@
+import ArgumentParsing
+import DomainInterface
 import Import
 import Store
+import Time
 
-/// The fleet domain as the import layer sees it: its schema and one importer per kind
-/// (`events`, `groups`, `drivers`, `assignments`, `loan_records`).
+extension DomainName {
+    public static let fleet: DomainName = "fleet"
+}
+
+extension ExportKind {
+    public static let events = ExportKind("events", domain: .fleet)
+    public static let groups = ExportKind("groups", domain: .fleet)
+    public static let drivers = ExportKind("drivers", domain: .fleet)
+    public static let assignments = ExportKind("assignments", domain: .fleet)
+    public static let loanRecords = ExportKind("loan_records", domain: .fleet)
+}
+
+/// The fleet domain as the application sees it: its five kinds and their importers, its schema,
+/// `report fleet --event ID`, the date ranges `report status` shows and the nightly reports of
+/// the events that are open.
 public enum FleetModule {
-    public static let module = DomainModule(domain: .fleet, migrations: FleetSchema.migrations) { kind, database in
-        try makeImporter(kind, database)
-    }
+    public static let module = DomainModule(
+        imports: ImportModule(domain: .fleet, kinds: [.events, .groups, .drivers, .assignments, .loanRecords],
+                              migrations: FleetSchema.migrations, makeImporter: makeImporter),
+        report: DomainReport(command: command, request: request),
+        statusColumns: [
+            .events: .date("starts_on"), .assignments: .instant("planned_time_out_us"),
+            .loanRecords: .instant("recorded_at_us"),
+        ],
+        nightlyReports: nightlyReports)
 
     /// The importer of one fleet kind, its statements prepared on `database`.
-    public static func makeImporter(_ kind: ExportKind, _ database: Database) throws -> ErasedKindImporter {
+    @Sendable public static func makeImporter(_ kind: ExportKind, _ database: Database) throws -> ErasedKindImporter {
         switch kind {
         case .events: return try EventImporter(database: database).erased
         case .groups: return try GroupImporter(database: database).erased
@@ -19,5 +41,68 @@ public enum FleetModule {
         default: throw KindOutsideDomain(kind: kind, domain: .fleet)
         }
     }
+
+    static let command = CommandSpec(
+        name: "fleet",
+        abstract: "Fleet report of one event: utilization, loans, late returns, damage.",
+        discussion: """
+            Utilization is the union of each car's loans within the event's opening hours, to date at
+            --as-of. Files: fleet-<event>.xlsx, fleet-<event>/ (CSV), fleet-<event>.md (+ SVG charts).
+            """,
+        options: [
+            .value("event", "ID", help: "The event (required), e.g. salon2016."),
+            .value("grace-minutes", "N", help: "Minutes after the planned return before a return is late (default 15)."),
+        ])
+
+    /// `report fleet` options, checked once: the event and the grace minutes.
+    @Sendable static func request(_ arguments: ParsedArguments, asOf: Timestamp) throws -> ReportRequest {
+        guard let event = arguments.value("event") else {
+            throw UsageError("--event is required; see `report status` for the imported events")
+        }
+        var grace = 15
+        if let text = arguments.value("grace-minutes") {
+            guard let value = Int(text), value >= 0, value <= 10_000 else {
+                throw UsageError("--grace-minutes: invalid number \"\(text)\" (0 to 10000)")
+            }
+            grace = value
+        }
+        return reportRequest(FleetOptions(eventId: event, asOf: asOf, graceMinutes: grace))
+    }
+
+    static func reportRequest(_ options: FleetOptions) -> ReportRequest {
+        ReportRequest(label: "fleet \(options.eventId)") { database in
+            try FleetAnalysis.report(database: database, options: options)
+        }
+    }
+
+    /// The fleet report of every event whose days (starts_on…ends_on) include the as-of day or the
+    /// day before, each in the event's own time zone: an event is reported every morning while it
+    /// runs and once more the morning after its last day, which then holds the final figures.
+    @Sendable static func nightlyReports(asOf: Timestamp, database: Database) throws -> [ReportRequest] {
+        guard try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'") ?? 0 > 0
+        else { return [] }
+        var reports: [ReportRequest] = []
+        for row in try database.rows("SELECT id, starts_on, ends_on, timezone FROM events ORDER BY id") {
+            guard let id = row[0].string, let startsOn = row[1].string.flatMap(Day.init),
+                  let endsOn = row[2].string.flatMap(Day.init) else { continue }
+            // An unknown zone falls back to Paris for choosing; the report itself then says what is wrong.
+            let zone = row[3].string.flatMap { LocalTime(identifier: $0) } ?? LocalTime.paris
+            guard isOpen(startsOn: startsOn, endsOn: endsOn, today: zone.day(of: asOf)) else { continue }
+            reports.append(reportRequest(FleetOptions(eventId: id, asOf: asOf)))
+        }
+        return reports
+    }
+
+    /// The event's days meet {yesterday, today}.
+    public static func isOpen(startsOn: Day, endsOn: Day, today: Day) -> Bool {
+        startsOn <= today && today.adding(days: -1) <= endsOn
+    }
 }
 
+extension FleetAnalysisError: ExitCodeError {
+    /// A grace below 0 is an option to correct; the others depend on the data imported.
+    public var exitCode: ExitCode {
+        if case .negativeGraceMinutes = self { return .usage }
+        return .failure
+    }
+}

@@ -1,9 +1,40 @@
+import ArgumentParsing
+import DomainInterface
 import Import
+import Store
+import Time
 
-/// The habits domain as the import layer sees it: its schema and one importer per kind
-/// (`users`, `flows`, `tasks`, `focus_sessions`, `logins`, `moods`).
+extension DomainName {
+    public static let habits: DomainName = "habits"
+}
+
+extension ExportKind {
+    public static let users = ExportKind("users", domain: .habits)
+    public static let flows = ExportKind("flows", domain: .habits)
+    public static let tasks = ExportKind("tasks", domain: .habits)
+    public static let focusSessions = ExportKind("focus_sessions", domain: .habits)
+    public static let logins = ExportKind("logins", domain: .habits)
+    public static let moods = ExportKind("moods", domain: .habits)
+}
+
+/// The habits domain as the application sees it: its six kinds and their importers, its schema,
+/// `report habits`, the date ranges `report status` shows and the nightly one-day report.
 public enum HabitsModule {
-    public static let module = DomainModule(domain: .habits, migrations: HabitsSchema.migrations) { kind, database in
+    public static let module = DomainModule(
+        imports: ImportModule(domain: .habits, kinds: [.users, .flows, .tasks, .focusSessions, .logins, .moods],
+                              migrations: HabitsSchema.migrations, makeImporter: makeImporter),
+        report: DomainReport(command: command, request: request),
+        statusColumns: [
+            .users: .instant("created_at_us"), .flows: .date("date"), .tasks: .date("date"),
+            .focusSessions: .instant("started_at_us"), .logins: .instant("at_us"), .moods: .date("date"),
+        ],
+        nightlyReports: { asOf, _ in
+            // Yesterday in Paris, as `report habits` without a period.
+            [reportRequest(HabitsOptions(day: HabitsOptions.defaultDay(asOf: asOf), asOf: asOf))]
+        })
+
+    /// The importer of one habits kind, its statements prepared on `database`.
+    @Sendable static func makeImporter(_ kind: ExportKind, _ database: Database) throws -> ErasedKindImporter {
         switch kind {
         case .users: return try UsersImporter(database: database).erased
         case .flows: return try FlowsImporter(database: database).erased
@@ -13,5 +44,54 @@ public enum HabitsModule {
         case .moods: return try MoodsImporter(database: database).erased
         default: throw KindOutsideDomain(kind: kind, domain: .habits)
         }
+    }
+
+    static let command = CommandSpec(
+        name: "habits",
+        abstract: "Habits report of a day or period: scores, streaks, consistency, badges, categories.",
+        discussion: """
+            The period is --date DATE (default: yesterday in Europe/Paris at --as-of), or --from and
+            --to (inclusive). Days are taken in each user's time zone, shifted by --day-start.
+            Files: habits-<date>.xlsx, habits-<date>/ (CSV), habits-<date>.md; a range gives
+            habits-<from>_<to>.
+            """,
+        options: [
+            .value("date", "DATE", help: "The one day to report (default: yesterday in Europe/Paris)."),
+            .value("from", "DATE", help: "First day of the period (with --to)."),
+            .value("to", "DATE", help: "Last day of the period (with --from)."),
+            .value("user", "ID", help: "Only this user, in every table."),
+            .value("day-start", "HH:MM", help: "When a day starts on the wall clock (default 00:00)."),
+        ])
+
+    /// `report habits` options, checked once: the period, the user and the day start.
+    @Sendable static func request(_ arguments: ParsedArguments, asOf: Timestamp) throws -> ReportRequest {
+        var dayStart = 0
+        if let text = arguments.value("day-start") {
+            guard let minutes = RecordReader.parseClock(text) else {
+                throw UsageError("--day-start: invalid time \"\(text)\" (use HH:MM)")
+            }
+            dayStart = minutes
+        }
+        let user = arguments.value("user")
+        let date = try arguments.day("date")
+        let from = try arguments.day("from"), to = try arguments.day("to")
+        let options: HabitsOptions
+        switch (date, from, to) {
+        case (let day?, nil, nil):
+            options = HabitsOptions(day: day, user: user, dayStartMinutes: dayStart, asOf: asOf)
+        case (nil, let from?, let to?):
+            guard from <= to else { throw UsageError("--from \(from) is after --to \(to)") }
+            options = HabitsOptions(from: from, to: to, user: user, dayStartMinutes: dayStart, asOf: asOf)
+        case (nil, nil, nil):
+            options = HabitsOptions(day: HabitsOptions.defaultDay(asOf: asOf), user: user, dayStartMinutes: dayStart,
+                                    asOf: asOf)
+        default:
+            throw UsageError("give --date DATE, or both --from and --to, or neither (yesterday)")
+        }
+        return reportRequest(options)
+    }
+
+    static func reportRequest(_ options: HabitsOptions) -> ReportRequest {
+        ReportRequest(label: "habits") { database in try HabitsAnalysis.report(database: database, options: options) }
     }
 }

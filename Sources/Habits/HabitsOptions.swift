@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Time
 
 /// What `report habits` is asked for (SPEC §3): a period of calendar days, an optional user and
@@ -73,5 +74,13 @@ public enum HabitsAnalysisError: Error, Equatable, CustomStringConvertible {
         case .unknownUser(let user):
             return "unknown user \"\(user)\": no users record and no habits records; check the id given to --user"
         }
+    }
+}
+
+extension HabitsAnalysisError: ExitCodeError {
+    /// A user the data does not know is a failure; the other cases are options to correct.
+    public var exitCode: ExitCode {
+        if case .unknownUser = self { return .failure }
+        return .usage
     }
 }

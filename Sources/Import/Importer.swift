@@ -25,7 +25,9 @@ public final class Importer {
     }
 
     private let database: Database
-    private let modules: [ExportKind.Domain: DomainModule]
+    private let modules: [DomainName: ImportModule]
+    /// The kinds of the modules: how each file's kind is told from its name.
+    public let kinds: KindRegistry
     private let options: Options
     /// Called as a file is read, at most a few times a second.
     public var progress: ((Progress) -> Void)?
@@ -39,8 +41,9 @@ public final class Importer {
         public let bytes: (read: Int, total: Int64)?
     }
 
-    public init(database: Database, modules: [DomainModule], options: Options) throws {
+    public init(database: Database, modules: [ImportModule], options: Options) throws {
         self.database = database
+        kinds = KindRegistry(modules)
         self.modules = Dictionary(modules.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
         self.options = options
         try Schema.migrate(database, Schema.core + modules.flatMap(\.migrations))
@@ -52,9 +55,9 @@ public final class Importer {
     }
 
     public func importFile(_ entry: ImportFiles.Entry) -> FileOutcome {
-        guard let kind = options.kind ?? ExportKind.detect(fileName: entry.fileName) else {
+        guard let kind = options.kind ?? kinds.detect(fileName: entry.fileName) else {
             return FileOutcome(file: entry.displayName, kind: nil, status: .failed(
-                reason: "cannot tell the kind of file from its name; names start with one of: \(ExportKind.knownNames); or use --kind NAME"))
+                reason: "cannot tell the kind of file from its name; names start with one of: \(kinds.knownNames); or use --kind NAME"))
         }
         guard let module = modules[kind.domain] else {
             return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: "no importer for \(kind.name)"))
@@ -95,7 +98,7 @@ public final class Importer {
     /// Rolls back a `report check` run after it has read everything.
     private struct CheckDone: Error { let outcome: FileOutcome }
 
-    private func importOnce(_ entry: ImportFiles.Entry, kind: ExportKind, module: DomainModule,
+    private func importOnce(_ entry: ImportFiles.Entry, kind: ExportKind, module: ImportModule,
                             digest: (hex: String, size: Int64), jsonLines: Bool) throws -> FileOutcome {
         let compressed = entry.fileName.lowercased().hasSuffix(".gz")
         let file = try FileByteSource(path: entry.path)

@@ -63,16 +63,19 @@ struct KindMismatch: Error, CustomStringConvertible {
     var description: String { "internal error: a record validated for another kind reached the \(expected) importer" }
 }
 
-/// What a domain (habits, bookings, fleet) gives the import layer: its schema and its importers.
-public struct DomainModule: Sendable {
-    public let domain: ExportKind.Domain
+/// What a domain (habits, bookings, fleet) gives the import layer: its kinds, its schema and its
+/// importers. The domain's whole declaration (`DomainModule`) holds one of these.
+public struct ImportModule: Sendable {
+    public let domain: DomainName
+    public let kinds: [ExportKind]
     public let migrations: [Migration]
     /// Prepares the statements of one kind's importer on a connection.
     public let makeImporter: @Sendable (ExportKind, Database) throws -> ErasedKindImporter
 
-    public init(domain: ExportKind.Domain, migrations: [Migration],
+    public init(domain: DomainName, kinds: [ExportKind], migrations: [Migration],
                 makeImporter: @escaping @Sendable (ExportKind, Database) throws -> ErasedKindImporter) {
         self.domain = domain
+        self.kinds = kinds
         self.migrations = migrations
         self.makeImporter = makeImporter
     }
@@ -81,8 +84,8 @@ public struct DomainModule: Sendable {
 /// Asked for an importer of a kind that belongs to another domain: a wiring mistake, not bad data.
 public struct KindOutsideDomain: Error, CustomStringConvertible {
     public let kind: ExportKind
-    public let domain: ExportKind.Domain
-    public init(kind: ExportKind, domain: ExportKind.Domain) {
+    public let domain: DomainName
+    public init(kind: ExportKind, domain: DomainName) {
         self.kind = kind
         self.domain = domain
     }

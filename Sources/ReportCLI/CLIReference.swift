@@ -1,8 +1,10 @@
 import ArgumentParsing
+import DomainInterface
 /// `docs/CLI.md`: every command's `--help`, generated from the same specs the parser uses, so the
 /// reference cannot drift from the tool (a test compares the file with this rendering).
 public enum CLIReference {
-    public static func markdown() -> String {
+    public static func markdown(modules: [DomainModule]) -> String {
+        let commands = CommandLineTool.commands(modules)
         var text = """
             # `report` command line
 
@@ -12,10 +14,10 @@ public enum CLIReference {
             ## report
 
             ```text
-            \(HelpFormatter.overview(commands: CommandLineTool.commands.map { $0.spec }))```
+            \(HelpFormatter.overview(commands: commands.map { $0.spec }))```
 
             """
-        for command in CommandLineTool.commands {
+        for command in commands {
             text += """
 
                 ## report \(command.spec.name)

@@ -1,12 +1,15 @@
+import DomainInterface
 import Foundation
 import ArgumentParsing
 import Time
 
-/// What every command gets: its parsed arguments, the console and the environment.
+/// What every command gets: its parsed arguments, the console, the environment and the
+/// registered domain modules.
 public struct CommandContext {
     public let arguments: ParsedArguments
     public let console: Console
     public let environment: [String: String]
+    public let modules: [DomainModule]
 
     /// `--db`, else `$REPORT_DB`, else `report.sqlite` in the current folder.
     public var databasePath: String {
@@ -48,8 +51,19 @@ public protocol Command: Sendable {
     static func run(_ context: CommandContext) throws -> ExitCode
 }
 
-/// A failure with a one-line message for the user. Exit code 1.
-public struct CommandFailure: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ message: String) { description = message }
+/// A command as the tool lists and runs it: the fixed commands and one report command per
+/// registered domain alike.
+public struct CommandEntry: Sendable {
+    public let spec: CommandSpec
+    public let run: @Sendable (CommandContext) throws -> ExitCode
+
+    public init(spec: CommandSpec, run: @escaping @Sendable (CommandContext) throws -> ExitCode) {
+        self.spec = spec
+        self.run = run
+    }
+
+    init(_ command: any Command.Type) {
+        spec = command.spec
+        run = { try command.run($0) }
+    }
 }

@@ -1,3 +1,4 @@
+import DomainInterface
 import Foundation
 import ArgumentParsing
 import ReportModel
@@ -5,21 +6,26 @@ import Store
 
 /// The `report` command line: dispatches to a subcommand and turns every error into one line on
 /// standard error and an exit code (SPEC §7). Help goes to standard output.
+///
+/// The domains come from the caller (`report`'s main registers habits, bookings and fleet), so
+/// nothing here names one: each module adds its report command and its part of status and nightly.
 public enum CommandLineTool {
-    public static let commands: [any Command.Type] = [
-        ImportCommand.self, CheckCommand.self, StatusCommand.self,
-        HabitsCommand.self, BookingsCommand.self, FleetCommand.self,
-        NightlyCommand.self,
-    ]
+    /// The commands in the order help lists them: import, check, status, one report command per
+    /// module, nightly.
+    public static func commands(_ modules: [DomainModule]) -> [CommandEntry] {
+        [CommandEntry(ImportCommand.self), CommandEntry(CheckCommand.self), CommandEntry(StatusCommand.self)]
+            + modules.map(ReportCommand.entry) + [CommandEntry(NightlyCommand.self)]
+    }
 
-    public static func run(_ arguments: [String], console: Console = .standard(),
+    public static func run(_ arguments: [String], modules: [DomainModule], console: Console = .standard(),
                            environment: [String: String] = ProcessInfo.processInfo.environment) -> ExitCode {
+        let commands = commands(modules)
         guard let first = arguments.first else {
             console.error(HelpFormatter.overview(commands: commands.map { $0.spec }).trimmingTrailingNewline())
             return .usage
         }
         if first == "--help" || first == "-h" || first == "help" {
-            if first == "help", arguments.count > 1, let command = find(arguments[1]) {
+            if first == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
                 console.output(HelpFormatter.help(for: command.spec))
             } else {
                 console.output(HelpFormatter.overview(commands: commands.map { $0.spec }))
@@ -30,7 +36,7 @@ public enum CommandLineTool {
             console.output("report \(ReportVersion.current)")
             return .success
         }
-        guard let command = find(first) else {
+        guard let command = commands.first(where: { $0.spec.name == first }) else {
             console.error("report: unknown command \"\(first)\"; commands: \(commands.map { $0.spec.name }.joined(separator: ", ")); see `report --help`")
             return .usage
         }
@@ -42,19 +48,19 @@ public enum CommandLineTool {
                 return .success
             }
             console.quiet = parsed.flag("quiet")
-            let context = CommandContext(arguments: parsed, console: console, environment: environment)
+            let context = CommandContext(arguments: parsed, console: console, environment: environment, modules: modules)
             databasePath = context.databasePath
             return try command.run(context)
-        } catch let error as UsageError {
-            console.error("report \(command.spec.name): \(error.message.oneLine())")
-            return .usage
         } catch {
             console.error("report \(command.spec.name): \(Self.describe(error, database: databasePath))")
-            return .failure
+            return exitCode(of: error)
         }
     }
 
-    static func find(_ name: String) -> (any Command.Type)? { commands.first { $0.spec.name == name } }
+    /// The exit code of an error: its own when it carries one (usage errors, domain errors), else 1.
+    static func exitCode(of error: any Error) -> ExitCode {
+        (error as? any ExitCodeError)?.exitCode ?? .failure
+    }
 
     /// The one line for a failure: a database problem (locked, read-only, damaged, full) says
     /// which database and what to do; anything else is already written for the user.

@@ -95,16 +95,3 @@ public final class Console: @unchecked Sendable {
         }
     }
 }
-
-/// The exit codes of SPEC §7.
-public enum ExitCode: Int32, Sendable {
-    case success = 0
-    /// Nothing, or not everything, could be done.
-    case failure = 1
-    case usage = 2
-    /// Done, but records were rejected.
-    case rejected = 3
-    /// `report nightly` only: another run holds the lock, so this one did nothing. Not in SPEC §7
-    /// (0–3): a cron job needs to tell "skipped, already running" from "failed".
-    case busy = 4
-}

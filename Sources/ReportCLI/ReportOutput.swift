@@ -126,24 +126,4 @@ enum ReportOutput {
         }
         return URL(fileURLWithPath: path, isDirectory: true)
     }
-
-    /// Opens the database for a report: it must exist; reads run in one transaction so that a
-    /// report sees one consistent snapshot even while an import writes.
-    static func withDatabase<T>(_ context: CommandContext, _ body: (Database) throws -> T) throws -> T {
-        let path = context.databasePath
-        let busyTimeout = try context.busyTimeoutMilliseconds()
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure("\(path): no such database; run `report import PATH...` first, or give --db PATH")
-        }
-        let database = try Database(path: path, busyTimeoutMilliseconds: busyTimeout)
-        try Schema.migrate(database, Schema.core + DomainModules.all.flatMap(\.migrations))
-        return try database.transaction(immediate: false) { try body(database) }
-    }
-
-    /// A date option `YYYY-MM-DD`, or a usage error naming the option.
-    static func day(_ context: CommandContext, _ name: String) throws -> Day? {
-        guard let text = context.arguments.value(name) else { return nil }
-        guard let day = Day(text) else { throw UsageError("--\(name): invalid date \"\(text)\" (use YYYY-MM-DD)") }
-        return day
-    }
 }

@@ -51,10 +51,10 @@ public enum Schema {
     /// Applies every step not yet applied, in one transaction. A database already up to date is
     /// only read, so a report never waits for the write lock an import holds.
     public static func migrate(_ database: Database, _ migrations: [Migration]) throws {
-        if try pending(database, migrations).isEmpty { return }
+        if try pendingSteps(database, migrations).isEmpty { return }
         try database.transaction {
             try database.execute("CREATE TABLE IF NOT EXISTS schema_migrations (domain TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (domain, version)) STRICT")
-            for step in try pending(database, migrations) {
+            for step in try pendingSteps(database, migrations) {
                 try database.execute(step.sql)
                 try database.run("INSERT INTO schema_migrations (domain, version) VALUES (?, ?)", [.text(step.domain), .integer(Int64(step.version))])
             }
@@ -63,7 +63,7 @@ public enum Schema {
     }
 
     /// The steps not applied yet, in order; throws for a file of another application or of a newer release.
-    static func pending(_ database: Database, _ migrations: [Migration]) throws -> [Migration] {
+    public static func pendingSteps(_ database: Database, _ migrations: [Migration]) throws -> [Migration] {
         let applicationId = try database.scalarInt("PRAGMA application_id") ?? 0
         if applicationId != 0 && applicationId != Schema.applicationId {
             throw SQLiteError(code: 1, message: "\(database.path) is a SQLite database of another application")

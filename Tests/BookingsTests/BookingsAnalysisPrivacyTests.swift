@@ -39,7 +39,7 @@ final class BookingsAnalysisPrivacyTests: XCTestCase {
             """
         let path = fixture.store.directory.appendingPathComponent("customers.json").path
         try Data(customers.utf8).write(to: URL(fileURLWithPath: path))
-        let importer = try Importer(database: fixture.database, modules: [BookingsModule.module], options: Importer.Options())
+        let importer = try Importer(database: fixture.database, modules: [BookingsModule.module.imports], options: Importer.Options())
         let outcomes = importer.importFiles(try ImportFiles.expand([path]))
         XCTAssertEqual(outcomes.map(\.accepted), [1])
         XCTAssertEqual(outcomes.map(\.rejected), [2])

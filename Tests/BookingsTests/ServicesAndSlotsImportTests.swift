@@ -1,3 +1,4 @@
+import Import
 import JSON
 import Time
 import XCTest
@@ -48,8 +49,8 @@ final class ServicesImportTests: XCTestCase {
     }
 
     func testModuleRefusesKindsOfOtherDomains() throws {
-        XCTAssertThrowsError(try BookingsModule.module.makeImporter(.tasks, store.database))
-        XCTAssertEqual(BookingsModule.module.domain, .bookings)
+        XCTAssertThrowsError(try BookingsModule.module.imports.makeImporter(ExportKind("tasks", domain: "habits"), store.database))
+        XCTAssertEqual(BookingsModule.module.name, .bookings)
     }
 }
 

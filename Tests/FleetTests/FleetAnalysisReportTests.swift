@@ -117,7 +117,7 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
             [{"id": "1", "event_id": "salon2016", "brand_name": "Peugeot", "license_plate_number": "AB-1",
               "planned_time_out": "2016-13-42", "planned_time_in": "2016-10-01T10:00:00+02:00"}]
             """.utf8).write(to: URL(fileURLWithPath: file))
-        let importer = try Importer(database: try db(), modules: [FleetModule.module], options: Importer.Options())
+        let importer = try Importer(database: try db(), modules: [FleetModule.module.imports], options: Importer.Options())
         let outcomes = importer.importFiles(try ImportFiles.expand([file]))
         XCTAssertEqual(outcomes.first?.rejected, 1)
         // A habits file's rejection is not the fleet report's business.

@@ -1,3 +1,4 @@
+import Import
 import XCTest
 import Store
 @testable import Fleet
@@ -29,8 +30,8 @@ final class FleetSchemaTests: FleetTestCase {
     }
 
     func testModuleRefusesOtherDomainsKinds() throws {
-        XCTAssertEqual(FleetModule.module.domain, .fleet)
-        XCTAssertThrowsError(try FleetModule.module.makeImporter(.tasks, try db())) { error in
+        XCTAssertEqual(FleetModule.module.name, .fleet)
+        XCTAssertThrowsError(try FleetModule.module.imports.makeImporter(ExportKind("tasks", domain: "habits"), try db())) { error in
             XCTAssertEqual("\(error)", "the fleet module has no importer for tasks")
         }
     }

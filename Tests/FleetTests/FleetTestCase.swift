@@ -32,7 +32,7 @@ class FleetTestCase: XCTestCase {
 
     /// Imports records of one kind, the sequence counting up from `firstSequence`.
     func importRecords(_ kind: ExportKind, _ records: [JSONValue], firstSequence: Int64 = 1) throws {
-        let importer = try FleetModule.module.makeImporter(kind, try db())
+        let importer = try FleetModule.module.imports.makeImporter(kind, try db())
         for (offset, record) in records.enumerated() {
             try importer.importRecord(record, sequence: firstSequence + Int64(offset))
         }
@@ -51,7 +51,7 @@ class FleetTestCase: XCTestCase {
     func assertRejected(_ kind: ExportKind, _ record: JSONValue, _ message: String,
                         file: StaticString = #filePath, line: UInt = #line) throws {
         let before = try snapshot()
-        let importer = try FleetModule.module.makeImporter(kind, try db())
+        let importer = try FleetModule.module.imports.makeImporter(kind, try db())
         do {
             try importer.importRecord(record, sequence: 999)
             XCTFail("accepted a record that should fail with: \(message)", file: file, line: line)

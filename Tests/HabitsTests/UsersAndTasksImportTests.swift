@@ -1,3 +1,4 @@
+import Import
 import JSON
 import Store
 import Time
@@ -44,8 +45,8 @@ final class UsersImportTests: XCTestCase {
     }
 
     func testModuleRefusesKindsOfOtherDomainsAndMigratesOnce() throws {
-        XCTAssertThrowsError(try HabitsModule.module.makeImporter(.bookings, store.database))
-        XCTAssertEqual(HabitsModule.module.domain, .habits)
+        XCTAssertThrowsError(try HabitsModule.module.imports.makeImporter(ExportKind("bookings", domain: "bookings"), store.database))
+        XCTAssertEqual(HabitsModule.module.name, .habits)
         try Schema.migrate(store.database, Schema.core + HabitsModule.module.migrations)
         XCTAssertEqual(try store.database.scalarInt("SELECT COUNT(*) FROM schema_migrations WHERE domain = 'habits'"), 1)
     }

@@ -60,3 +60,13 @@ final class ArgumentParserTests: XCTestCase {
             """)
     }
 }
+
+/// Every error reaches its exit code through `ExitCodeError`; anything else is a failure.
+final class ExitCodeErrorTests: XCTestCase {
+    func testErrorsCarryTheirExitCodes() {
+        struct Unclassified: Error {}
+        XCTAssertEqual(CommandLineTool.exitCode(of: UsageError("x")), .usage)
+        XCTAssertEqual(CommandLineTool.exitCode(of: CommandFailure("x")), .failure)
+        XCTAssertEqual(CommandLineTool.exitCode(of: Unclassified()), .failure)
+    }
+}

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 import Store
 import XCTest
@@ -28,7 +29,7 @@ class CLITestCase: XCTestCase {
         final class Buffer: @unchecked Sendable { var text = "" }
         let out = Buffer(), err = Buffer()
         let console = Console(out: { out.text += $0 }, error: { err.text += $0 }, errorIsTerminal: false)
-        let code = CommandLineTool.run(arguments, console: console, environment: environment)
+        let code = CommandLineTool.run(arguments, modules: registeredModules, console: console, environment: environment)
         return Run(code: code, out: out.text, err: err.text)
     }
 

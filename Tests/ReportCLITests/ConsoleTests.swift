@@ -1,3 +1,4 @@
+import ArgumentParsing
 import XCTest
 @testable import ReportCLI
 

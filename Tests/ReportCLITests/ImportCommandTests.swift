@@ -136,7 +136,7 @@ final class ImportCommandTests: CLITestCase {
         let database = try Database(path: databasePath)
         var options = Importer.Options()
         options.bulkIndexBytes = 0
-        let importer = try Importer(database: database, modules: DomainModules.all, options: options)
+        let importer = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
         let indexSQL = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tasks' AND sql IS NOT NULL"
         let before = try database.rows(indexSQL)
         XCTAssertEqual(before.map { $0[0] }, ["tasks_user_date"])
@@ -249,14 +249,14 @@ final class ImportCommandTests: CLITestCase {
         let file = try write("export.json", "[]")
         let run = report(["import", "--db", databasePath, file])
         XCTAssertEqual(run.code, .failure)
-        XCTAssertEqual(run.errLines, ["\(file): cannot tell the kind of file from its name; names start with one of: \(ExportKind.knownNames); or use --kind NAME"])
+        XCTAssertEqual(run.errLines, ["\(file): cannot tell the kind of file from its name; names start with one of: \(KindRegistry(registeredModules.map(\.imports)).knownNames); or use --kind NAME"])
         XCTAssertEqual(report(["import", "--db", databasePath, "--kind", "tasks", file]).code, .success)
         let missing = report(["import", "--db", databasePath, path("nope")])
         XCTAssertEqual(missing.code, .failure)
         XCTAssertEqual(missing.errLines, ["report import: \(path("nope")): no such file or folder"])
         let badKind = report(["import", "--db", databasePath, "--kind", "task", file])
         XCTAssertEqual(badKind.code, .usage)
-        XCTAssertEqual(badKind.errLines, ["report import: --kind: unknown kind \"task\"; known kinds: \(ExportKind.knownNames)"])
+        XCTAssertEqual(badKind.errLines, ["report import: --kind: unknown kind \"task\"; known kinds: \(KindRegistry(registeredModules.map(\.imports)).knownNames)"])
     }
 
     func testCheckStoresNothing() throws {

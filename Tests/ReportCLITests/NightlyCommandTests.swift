@@ -1,3 +1,5 @@
+import Fleet
+import ArgumentParsing
 import Foundation
 import Time
 import XCTest
@@ -195,7 +197,7 @@ final class NightlyCommandTests: CLITestCase {
         let expected = ["2016-09-30": false, "2016-10-01": true, "2016-10-08": true, "2016-10-16": true,
                         "2016-10-17": true, "2016-10-18": false]
         for (text, open) in expected {
-            XCTAssertEqual(NightlyReports.isOpen(startsOn: first, endsOn: last, today: try XCTUnwrap(Day(text))), open, text)
+            XCTAssertEqual(FleetModule.isOpen(startsOn: first, endsOn: last, today: try XCTUnwrap(Day(text))), open, text)
         }
     }
 

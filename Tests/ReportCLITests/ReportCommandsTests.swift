@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 import XCTest
 @testable import ReportCLI
@@ -76,5 +77,39 @@ final class ReportCommandsTests: CLITestCase {
         XCTAssertEqual(run.code, .failure)
         XCTAssertEqual(run.errLines, ["report habits: \(path("none.sqlite")): no such database; run `report import PATH...` first, or give --db PATH"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("none.sqlite")))
+    }
+
+    /// One rule in every command: an option to correct is a usage error (2), a problem of the data
+    /// is a failure (1). `--user ""` exited 1 before the error model was one (issue 14).
+    func testTheSameKindOfProblemGivesTheSameCodeInEveryCommand() {
+        let cases: [([String], ExitCode, String)] = [
+            (["habits", "--date", "2026-11-28", "--user", ""], .usage, "report habits: --user needs a user id"),
+            (["bookings", "--month", "2026-13"], .usage, "report bookings: invalid month \"2026-13\": write it YYYY-MM, e.g. 2026-11"),
+            (["habits", "--date", "2026-11-28", "--user", "nobody"], .failure,
+             "report habits: unknown user \"nobody\": no users record and no habits records; check the id given to --user"),
+            (["fleet", "--event", "nobody"], .failure, "report fleet: unknown event \"nobody\"; known events: salon2016, salon2017"),
+        ]
+        for (arguments, code, message) in cases {
+            let run = report(arguments + ["--db", databasePath, "--as-of", asOf])
+            XCTAssertEqual(run.code, code, "\(arguments): \(run.err)")
+            XCTAssertEqual(run.errLines, [message], "\(arguments)")
+        }
+    }
+
+    /// Reports never migrate: a database whose schema is behind the registered modules is refused
+    /// with what to do, and left exactly as it was (no step recorded, no table made).
+    func testAReportNeverMigratesTheDatabase() throws {
+        let database = try self.database()
+        try database.execute("DELETE FROM schema_migrations WHERE domain = 'bookings'")
+        let before = try database.rows("SELECT domain, version FROM schema_migrations ORDER BY 1, 2")
+        let tables = try database.rows("SELECT name FROM sqlite_master ORDER BY name")
+        let run = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf])
+        XCTAssertEqual(run.code, .failure)
+        XCTAssertEqual(run.errLines, ["report fleet: \(databasePath): the database's schema is older than this release; "
+            + "import with this release (`report import PATH...`) to bring it up to date"])
+        XCTAssertEqual(try database.rows("SELECT domain, version FROM schema_migrations ORDER BY 1, 2"), before)
+        XCTAssertEqual(try database.rows("SELECT name FROM sqlite_master ORDER BY name"), tables)
+        let status = report(["status", "--db", databasePath])
+        XCTAssertEqual(status.code, .failure, status.err)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import DomainInterface
 import Import
 import JSON
 import Store
@@ -15,7 +16,7 @@ public final class DomainTestStore {
 
     public init(module: DomainModule) throws {
         self.module = module
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(module.domain.rawValue)-tests-" + UUID().uuidString)
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(module.name.rawValue)-tests-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try Database(path: directory.appendingPathComponent("t.sqlite").path)
         try Schema.migrate(database, Schema.core + module.migrations)
@@ -29,7 +30,7 @@ public final class DomainTestStore {
         if let existing = importers[kind] {
             importer = existing
         } else {
-            importer = try module.makeImporter(kind, database)
+            importer = try module.imports.makeImporter(kind, database)
             importers[kind] = importer
         }
         sequence += 1

@@ -56,14 +56,15 @@ public enum CheckCommand: Command {
 enum ImportRun {
     static func run(_ context: CommandContext, checkOnly: Bool) throws -> ExitCode {
         let console = context.console
-        let busyTimeout = checkOnly ? 0 : try context.busyTimeoutMilliseconds()
+        if !checkOnly { _ = try context.busyTimeoutMilliseconds() }
         var options = Importer.Options()
         options.strict = context.arguments.flag("strict")
         options.force = context.arguments.flag("force")
         options.checkOnly = checkOnly
+        let kinds = KindRegistry(context.modules.map(\.imports))
         if let name = context.arguments.value("kind") {
-            guard let kind = ExportKind(rawValue: name) else {
-                throw UsageError("--kind: unknown kind \"\(name)\"; known kinds: \(ExportKind.knownNames)")
+            guard let kind = kinds.kind(named: name) else {
+                throw UsageError("--kind: unknown kind \"\(name)\"; known kinds: \(kinds.knownNames)")
             }
             options.kind = kind
         }
@@ -72,8 +73,8 @@ enum ImportRun {
             throw CommandFailure("\(error)")
         }
         let database = checkOnly ? try Database(path: ":memory:")
-            : try Database(path: context.databasePath, busyTimeoutMilliseconds: busyTimeout)
-        let importer = try Importer(database: database, modules: DomainModules.all, options: options)
+            : try DatabaseAccess.forWriting(context)
+        let importer = try Importer(database: database, modules: context.modules.map(\.imports), options: options)
         showProgress(of: importer, on: console)
         let started = Date()
         var totals = (files: 0, imported: 0, skipped: 0, failed: 0, records: 0, accepted: 0, rejected: 0)

@@ -1,3 +1,4 @@
+import DomainInterface
 import Foundation
 import ArgumentParsing
 import Import
@@ -13,24 +14,21 @@ public enum StatusCommand: Command {
 
     public static func run(_ context: CommandContext) throws -> ExitCode {
         let path = context.databasePath
-        let busyTimeout = try context.busyTimeoutMilliseconds()
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure("\(path): no such database; run `report import PATH...` first, or give --db PATH")
-        }
-        let database = try Database(path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeout)
+        let database = try DatabaseAccess.forReading(context, mode: .readOnly)
         let console = context.console
         console.output("database \(path)")
         let tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string })
         var lines: [[String]] = [["kind", "records", "from", "to"]]
-        for kind in ExportKind.allCases where tables.contains(kind.name) {
+        for module in context.modules {
+          for kind in module.kinds where tables.contains(kind.name) {
             let count = try database.scalarInt("SELECT COUNT(*) FROM \"\(kind.name)\"") ?? 0
             var range = ("", "")
-            if let column = StatusCommand.dateColumns[kind] {
-                if let row = try database.rows("SELECT MIN(\(column.sql)), MAX(\(column.sql)) FROM \"\(kind.name)\"").first {
-                    range = (column.render(row[0]), column.render(row[1]))
-                }
+            if let column = module.statusColumns[kind] {
+                let sql = "SELECT MIN(\(column.column)), MAX(\(column.column)) FROM \"\(kind.name)\""
+                if let row = try database.rows(sql).first { range = (column.render(row[0]), column.render(row[1])) }
             }
             lines.append([kind.name, String(count), range.0, range.1])
+          }
         }
         console.output(StatusCommand.align(lines))
         if tables.contains("import_log") {
@@ -48,31 +46,6 @@ public enum StatusCommand: Command {
         }
         return .success
     }
-
-    /// How to show each kind's date range: a column holding dates, or microseconds since the epoch.
-    struct DateColumn {
-        let sql: String
-        let isMicroseconds: Bool
-        func render(_ value: SQLValue) -> String {
-            if isMicroseconds, let micros = value.int { return Timestamp(microseconds: micros).description }
-            return value.string ?? ""
-        }
-    }
-
-    static let dateColumns: [ExportKind: DateColumn] = [
-        .users: DateColumn(sql: "created_at_us", isMicroseconds: true),
-        .flows: DateColumn(sql: "date", isMicroseconds: false),
-        .tasks: DateColumn(sql: "date", isMicroseconds: false),
-        .focusSessions: DateColumn(sql: "started_at_us", isMicroseconds: true),
-        .logins: DateColumn(sql: "at_us", isMicroseconds: true),
-        .moods: DateColumn(sql: "date", isMicroseconds: false),
-        .slots: DateColumn(sql: "starts_at_us", isMicroseconds: true),
-        .customers: DateColumn(sql: "created_at_us", isMicroseconds: true),
-        .bookings: DateColumn(sql: "starts_at_us", isMicroseconds: true),
-        .events: DateColumn(sql: "starts_on", isMicroseconds: false),
-        .assignments: DateColumn(sql: "planned_time_out_us", isMicroseconds: true),
-        .loanRecords: DateColumn(sql: "recorded_at_us", isMicroseconds: true),
-    ]
 
     /// Columns padded to their widest cell.
     static func align(_ rows: [[String]]) -> String {

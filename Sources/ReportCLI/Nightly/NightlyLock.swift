@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 #if canImport(Glibc)
 import Glibc

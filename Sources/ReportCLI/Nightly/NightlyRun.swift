@@ -1,3 +1,5 @@
+import ArgumentParsing
+import DomainInterface
 import Foundation
 import Import
 import Store
@@ -104,8 +106,8 @@ struct NightlyRun {
         // so the reports below describe an empty database instead of failing.
         let importer: Importer
         do {
-            importer = try Importer(database: try Database(path: settings.databasePath, busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds), modules: DomainModules.all,
-                                    options: Importer.Options())
+            importer = try Importer(database: try DatabaseAccess.forWriting(context),
+                                    modules: context.modules.map(\.imports), options: Importer.Options())
         } catch {
             log.warning("\(settings.databasePath): \(CommandLineTool.describe(error, database: settings.databasePath)); no file imported")
             tally.otherFailures += 1
@@ -176,30 +178,30 @@ struct NightlyRun {
     }
 
     /// Every report of the night, each in XLSX, CSV and Markdown; one failing does not stop the others.
+    /// Each registered module says which reports it owes at as-of (the fleet: its open events).
     private mutating func writeReports(to outputFolder: URL) {
-        var reports: [NightlyReport] = []
-        do {
-            reports = try NightlyReports.fleet(asOf: settings.asOf, context: context)
-            if reports.isEmpty {
-                let day = LocalTime.paris.day(of: settings.asOf)
-                log.info("no event open on \(day) or the day before: no fleet report")
-            }
-        } catch {
-            log.warning("fleet reports failed: cannot read the events: \(CommandLineTool.describe(error, database: settings.databasePath))")
-            tally.failedReports += 1
-        }
-        reports += NightlyReports.daily(asOf: settings.asOf, context: context)
-        for plan in reports {
+        var reports: [ReportRequest] = []
+        for module in context.modules {
             do {
-                let report = try plan.make()
+                let owed = try DatabaseAccess.withSnapshot(context) { try module.nightlyReports(settings.asOf, $0) }
+                if owed.isEmpty { log.info("no \(module.name) report owed at \(settings.asOf)") }
+                reports += owed
+            } catch {
+                log.warning("\(module.name) reports failed: \(CommandLineTool.describe(error, database: settings.databasePath))")
+                tally.failedReports += 1
+            }
+        }
+        for request in reports {
+            do {
+                let report = try DatabaseAccess.report(request, context)
                 let result = try ReportOutput.writeFiles(report, formats: (xlsx: true, csv: true, md: true),
                                                          csvOptions: CSVOptions(), to: outputFolder)
                 if let failure = result.failure { throw failure }
                 tally.reportsWritten += 1
-                log.info("wrote \(plan.label) report \(report.baseName) (xlsx, csv, md, \(result.written.count) files) to \(ReportOutput.displayPath(outputFolder))")
+                log.info("wrote \(request.label) report \(report.baseName) (xlsx, csv, md, \(result.written.count) files) to \(ReportOutput.displayPath(outputFolder))")
             } catch {
                 tally.failedReports += 1
-                log.warning("\(plan.label) report failed: \(CommandLineTool.describe(error, database: settings.databasePath))")
+                log.warning("\(request.label) report failed: \(CommandLineTool.describe(error, database: settings.databasePath))")
             }
         }
     }

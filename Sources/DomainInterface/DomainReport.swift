@@ -1,0 +1,43 @@
+import ArgumentParsing
+import ReportModel
+import Store
+import Time
+
+/// A domain's report command: its name, help and own options, and how a request for the report
+/// is made from the parsed arguments. The application adds the options every report shares
+/// (`--as-of`, `--db`, the formats), opens the database and writes the files.
+public struct DomainReport: Sendable {
+    /// Name, abstract, discussion and the domain's own options (the shared ones come after them).
+    public let command: CommandSpec
+    /// Validates the domain's options once, in one place, and returns what to run. Throws an
+    /// `ExitCodeError` (a usage error for an option the user must correct).
+    public let request: @Sendable (_ arguments: ParsedArguments, _ asOf: Timestamp) throws -> ReportRequest
+
+    public init(command: CommandSpec,
+                request: @escaping @Sendable (ParsedArguments, Timestamp) throws -> ReportRequest) {
+        self.command = command
+        self.request = request
+    }
+}
+
+/// One report to make: what the nightly log calls it and the analysis that makes it from a
+/// database read in one snapshot.
+public struct ReportRequest: Sendable {
+    /// `habits`, `bookings`, `fleet salon2016`.
+    public let label: String
+    public let make: @Sendable (Database) throws -> Report
+
+    public init(label: String, make: @escaping @Sendable (Database) throws -> Report) {
+        self.label = label
+        self.make = make
+    }
+}
+
+extension ParsedArguments {
+    /// A date option `YYYY-MM-DD`, or a usage error naming the option.
+    public func day(_ name: String) throws(UsageError) -> Day? {
+        guard let text = value(name) else { return nil }
+        guard let day = Day(text) else { throw UsageError("--\(name): invalid date \"\(text)\" (use YYYY-MM-DD)") }
+        return day
+    }
+}
