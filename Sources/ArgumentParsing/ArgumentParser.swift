@@ -43,13 +43,13 @@ public enum ArgumentParser {
                     name = String(name[..<equals])
                 }
                 guard let found = spec.option(named: name) else {
-                    throw UsageError("unknown option --\(name) for `report \(spec.name)`; see `report \(spec.name) --help`")
+                    throw UsageError("unknown option --\(name) for `\(spec.tool) \(spec.name)`; see `\(spec.tool) \(spec.name) --help`")
                 }
                 option = found
             } else {
                 let letters = Array(argument.dropFirst())
                 guard letters.count == 1, let found = spec.option(short: letters[0]) else {
-                    throw UsageError("unknown option \(argument) for `report \(spec.name)`; see `report \(spec.name) --help`")
+                    throw UsageError("unknown option \(argument) for `\(spec.tool) \(spec.name)`; see `\(spec.tool) \(spec.name) --help`")
                 }
                 option = found
             }
@@ -73,10 +73,10 @@ public enum ArgumentParser {
         }
         if parsed.flag("help") { return parsed }
         if spec.positionals == nil, let first = parsed.positionals.first {
-            throw UsageError("unexpected argument \"\(first)\" for `report \(spec.name)`; see `report \(spec.name) --help`")
+            throw UsageError("unexpected argument \"\(first)\" for `\(spec.tool) \(spec.name)`; see `\(spec.tool) \(spec.name) --help`")
         }
         if parsed.positionals.count < spec.minimumPositionals {
-            throw UsageError("`report \(spec.name)` needs \(spec.positionals ?? "arguments"); see `report \(spec.name) --help`")
+            throw UsageError("`\(spec.tool) \(spec.name)` needs \(spec.positionals ?? "arguments"); see `\(spec.tool) \(spec.name) --help`")
         }
         return parsed
     }

@@ -30,10 +30,13 @@ public struct CommandSpec: Sendable {
     /// The least number of positional arguments.
     public let minimumPositionals: Int
     public let options: [OptionSpec]
+    /// The program the command belongs to, as help and messages name it (`report`, `report-sample`).
+    public let tool: String
 
     public init(name: String, abstract: String, discussion: String = "", positionals: String? = nil,
-                minimumPositionals: Int = 0, options: [OptionSpec]) {
+                minimumPositionals: Int = 0, options: [OptionSpec], tool: String = "report") {
         self.name = name
+        self.tool = tool
         self.abstract = abstract
         self.discussion = discussion
         self.positionals = positionals

@@ -2,7 +2,7 @@
 public enum HelpFormatter {
     public static func help(for spec: CommandSpec) -> String {
         var lines: [String] = []
-        var usage = "report \(spec.name)"
+        var usage = "\(spec.tool) \(spec.name)"
         if !spec.options.isEmpty { usage += " [options]" }
         if let positionals = spec.positionals { usage += " " + positionals }
         lines.append("OVERVIEW: \(spec.abstract)")
@@ -28,26 +28,5 @@ public enum HelpFormatter {
         text += "--\(option.name)"
         if let valueName = option.valueName { text += " \(valueName)" }
         return text
-    }
-
-    /// The top-level help: every command with its abstract.
-    public static func overview(commands: [CommandSpec]) -> String {
-        var lines = [
-            "OVERVIEW: Import app exports into SQLite, analyze them, write XLSX, CSV and Markdown reports.",
-            "",
-            "USAGE: report COMMAND [options]",
-            "",
-            "COMMANDS:",
-        ]
-        let width = (commands.map(\.name.count).max() ?? 0) + 2
-        for command in commands {
-            lines.append("  " + command.name + String(repeating: " ", count: width - command.name.count) + command.abstract)
-        }
-        lines.append("")
-        lines.append("  See `report COMMAND --help` for a command's options; `report --version` for the version.")
-        lines.append("")
-        lines.append("EXIT CODES: 0 success; 1 failure; 2 usage error; 3 done, but records were rejected;")
-        lines.append("  4 another `report nightly` run holds the lock (nothing done).")
-        return lines.joined(separator: "\n") + "\n"
     }
 }

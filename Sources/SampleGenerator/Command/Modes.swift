@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 
 /// The three modes of `report-sample` and the top-level dispatch.
@@ -11,9 +12,10 @@ enum SampleCommand {
         `report import` detects each kind. The same seed always gives byte-identical files.
         """,
         options: [
-            OptionSpecification(name: "out", valueName: "DIR", help: "Folder to write (created if needed).", required: true),
-            OptionSpecification(name: "seed", valueName: "N", help: "Seed of the generator (default 2016).", required: false),
-        ])
+            .value("out", "DIR", help: "Folder to write (created if needed)."),
+            .value("seed", "N", help: "Seed of the generator (default 2016)."),
+        ],
+        required: ["out"])
 
     static let generate = ModeSpecification(
         name: "generate", abstract: "Write N records of one kind, for benchmarks.",
@@ -22,11 +24,12 @@ enum SampleCommand {
         FILE ending in .jsonl gets JSON Lines, anything else a JSON array.
         """,
         options: [
-            OptionSpecification(name: "kind", valueName: "KIND", help: "Kind of the records.", required: true),
-            OptionSpecification(name: "count", valueName: "N", help: "Number of records.", required: true),
-            OptionSpecification(name: "out", valueName: "FILE", help: "File to write.", required: true),
-            OptionSpecification(name: "seed", valueName: "N", help: "Seed of the generator (default 2016).", required: false),
-        ])
+            .value("kind", "KIND", help: "Kind of the records."),
+            .value("count", "N", help: "Number of records."),
+            .value("out", "FILE", help: "File to write."),
+            .value("seed", "N", help: "Seed of the generator (default 2016)."),
+        ],
+        required: ["kind", "count", "out"])
 
     static let scale = ModeSpecification(
         name: "scale", abstract: "Write a whole coherent data set at benchmark scale.",
@@ -36,11 +39,12 @@ enum SampleCommand {
         bookings over one year with services, slots and customers. --scale 0.01 writes 1 %.
         """,
         options: [
-            OptionSpecification(name: "profile", valueName: "fleet|habits|bookings", help: "Which data set.", required: true),
-            OptionSpecification(name: "out", valueName: "DIR", help: "Folder to write (created if needed).", required: true),
-            OptionSpecification(name: "seed", valueName: "N", help: "Seed of the generator (default 2016).", required: false),
-            OptionSpecification(name: "scale", valueName: "F", help: "Size factor (default 1).", required: false),
-        ])
+            .value("profile", "fleet|habits|bookings", help: "Which data set."),
+            .value("out", "DIR", help: "Folder to write (created if needed)."),
+            .value("seed", "N", help: "Seed of the generator (default 2016)."),
+            .value("scale", "F", help: "Size factor (default 1)."),
+        ],
+        required: ["profile", "out"])
 
     static let allKinds = HabitsScale.kinds + BookingsScale.kinds + FleetScale.kinds
 
@@ -76,7 +80,7 @@ enum SampleCommand {
         }
         do {
             guard let options = try specification.parse(Array(arguments.dropFirst())) else {
-                print(specification.help)
+                print(specification.help, terminator: "")
                 return 0
             }
             let files = try execute(mode: mode, options)
@@ -96,7 +100,7 @@ enum SampleCommand {
     private static func execute(mode: String, _ options: ParsedOptions) throws -> [RecordFile] {
         let seed = try options.seed(default: defaultSeed)
         guard let out = options.text("out"), !out.isEmpty else {
-            throw UsageError(message: "--out needs a non-empty path")
+            throw UsageError("--out needs a non-empty path")
         }
         let clock = try ZoneClock()
         switch mode {
@@ -108,7 +112,7 @@ enum SampleCommand {
         case "generate":
             let kind = options.text("kind") ?? ""
             guard allKinds.contains(kind) else {
-                throw UsageError(message: "unknown kind '\(kind)': use one of \(allKinds.joined(separator: ", "))")
+                throw UsageError("unknown kind '\(kind)': use one of \(allKinds.joined(separator: ", "))")
             }
             let count = try options.count("count") ?? 0
             let path = out
@@ -127,7 +131,7 @@ enum SampleCommand {
             case "bookings": return try BookingsScale.write(to: folder, seed: seed, scale: factor, clock: clock)
             case "fleet": return try FleetScale.write(to: folder, seed: seed, scale: factor, clock: clock)
             default:
-                throw UsageError(message: "unknown profile '\(options.text("profile") ?? "")': use fleet, habits or bookings")
+                throw UsageError("unknown profile '\(options.text("profile") ?? "")': use fleet, habits or bookings")
             }
         }
     }
