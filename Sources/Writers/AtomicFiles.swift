@@ -18,7 +18,7 @@ extension OutputFiles {
     /// Writes a file atomically; `body` streams the contents into the sink.
     public static func writeFile(at url: URL, _ body: (ByteSink) throws -> Void) throws {
         let destination = url.path
-        let temporary = temporarySibling(of: url, kind: "tmp").path
+        let temporary = TemporaryNames.sibling(of: url).path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw OutputError(path: destination, errno: errno, operation: "create the temporary file")
@@ -55,14 +55,14 @@ extension OutputFiles {
     /// written however it likes), then the folder replaces `url` as a whole.
     public static func writeFolder(at url: URL, _ body: (URL) throws -> Void) throws {
         let destination = url.path
-        let temporaryURL = temporarySibling(of: url, kind: "tmp")
+        let temporaryURL = TemporaryNames.sibling(of: url)
         guard mkdir(temporaryURL.path, 0o755) == 0 else {
             throw OutputError(path: destination, errno: errno, operation: "create the temporary folder")
         }
         do {
             try body(temporaryURL)
             syncDirectory(temporaryURL.path)
-            try swapIn(temporaryURL.path, at: destination, old: temporarySibling(of: url, kind: "old").path)
+            try swapIn(temporaryURL.path, at: destination, old: TemporaryNames.sibling(of: url, .replaced).path)
         } catch var failure as OutputError {
             removeTree(temporaryURL.path)
             // Name the file as the user will look for it (`Reports/fleet-x/loans.csv`), not by the
@@ -94,13 +94,6 @@ extension OutputFiles {
             throw OutputError(path: destination, errno: code, operation: "rename into place")
         }
         if exists { removeTree(old) }
-    }
-
-    /// `.name.kind-<pid>-<random>` beside `url`.
-    static func temporarySibling(of url: URL, kind: String) -> URL {
-        let random = String(UInt32.random(in: .min ... .max), radix: 16)
-        let name = "." + url.lastPathComponent + "." + kind + "-" + String(getpid()) + "-" + random
-        return url.deletingLastPathComponent().appendingPathComponent(name)
     }
 
     /// Makes a rename durable across a crash; best effort (some file systems refuse it).

@@ -122,9 +122,8 @@ struct XLSXOutputPath {
         self.fileName = fileName
     }
 
-    /// A hidden name beside the target, unique to this process and call.
+    /// A hidden name beside the target, unique to this process and call (`TemporaryNames`).
     func temporarySibling() -> String {
-        let random = UInt64.random(in: 0...UInt64.max)
-        return directory + "/." + fileName + "." + String(getpid()) + "-" + String(random, radix: 36) + ".tmp"
+        TemporaryNames.sibling(of: URL(fileURLWithPath: directory).appendingPathComponent(fileName)).path
     }
 }

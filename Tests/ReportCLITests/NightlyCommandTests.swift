@@ -161,7 +161,7 @@ final class NightlyCommandTests: CLITestCase {
 
     func testStaleTemporaryFilesAreRemovedAndNothingElse() throws {
         let dead: Int32 = 2_147_483_000  // above any pid_max
-        let stale = ["Reports/.fleet-x.md.tmp-\(dead)-1f2e", "Reports/.fleet-x.xlsx.\(dead)-z9k.tmp",
+        let stale = ["Reports/.fleet-x.md.tmp-\(dead)-1f2e", "Reports/.fleet-x.xlsx.tmp-\(dead)-9af",
                      "Reports/.fleet-x.tmp-\(dead)-ab/daily.csv", "Reports/.fleet-x.old-\(dead)-c0/daily.csv",
                      "archive/.moods.json.tmp-\(dead)-9", "inbox/failed/sub/.x.json.error.txt.tmp-\(dead)-1"]
         let kept = ["Reports/.fleet-x.md.tmp-\(getpid())-1f2e", "Reports/.dashboard.json", "Reports/notes.tmp-1-a",
@@ -184,10 +184,10 @@ final class NightlyCommandTests: CLITestCase {
     func testTemporaryNamesAreRecognisedExactly() {
         XCTAssertEqual(StaleTemporaryFiles.match(".bookings-2016-10.md.tmp-123-ff0a"), .writer(pid: 123))
         XCTAssertEqual(StaleTemporaryFiles.match(".bookings-2016-10.old-7-0"), .writer(pid: 7))
-        XCTAssertEqual(StaleTemporaryFiles.match(".fleet-salon2016.xlsx.4242-0az9.tmp"), .writer(pid: 4242))
+        XCTAssertEqual(StaleTemporaryFiles.match(".fleet-salon2016.xlsx.tmp-4242-0af9"), .writer(pid: 4242))
         XCTAssertEqual(StaleTemporaryFiles.match("tmp.Ab3dEf7hIj"), .libxlsxwriter)
         for name in [".tmp-1-a", ".x.tmp-1-G", ".x.tmp-a-1", ".x.tmp-1", ".x.new-1-a", "x.md.tmp-1-a", ".x.md.1-a.tmp",
-                     ".x.xlsx.1-A.tmp", "tmp.abc", "tmp.Ab3dEf7hIjK", "tmp.Ab3dEf-hIj", ".x.tmp-0-a", ".git", "report.sqlite"] {
+                     ".x.xlsx.1-a.tmp", ".x.xlsx.tmp-1-z", "tmp.abc", "tmp.Ab3dEf7hIjK", "tmp.Ab3dEf-hIj", ".x.tmp-0-a", ".git", "report.sqlite"] {
             XCTAssertNil(StaleTemporaryFiles.match(name), name)
         }
     }

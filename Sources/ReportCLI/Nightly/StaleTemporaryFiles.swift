@@ -1,4 +1,5 @@
 import Foundation
+import Writers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,10 +9,9 @@ import Darwin
 /// The temporary files a killed run can leave in a folder it writes to, recognised by the exact
 /// names their writers give them, and nothing else:
 ///
-/// - `OutputFiles` (CSV, Markdown, SVG, the CSV folders, the nightly's archive copies and error
-///   files): `.<name>.tmp-<pid>-<hex>` (a file or a folder) and `.<name>.old-<pid>-<hex>` (a
-///   replaced CSV folder not yet deleted);
-/// - `XLSXWriter`: `.<name>.xlsx.<pid>-<base 36>.tmp`;
+/// - every writer's (`TemporaryNames`: CSV, Markdown, SVG, XLSX, the CSV folders, the nightly's
+///   archive copies and error files): `.<name>.tmp-<pid>-<hex>` (a file or a folder) and
+///   `.<name>.old-<pid>-<hex>` (a replaced CSV folder not yet deleted);
 /// - libxlsxwriter's own scratch files (`tmpfileplus`: `tmp.` and 10 letters or digits, mode
 ///   0600). The library unlinks each one right after creating it, so one survives only a kill in
 ///   that instant, and it is then still empty: only empty ones are taken.
@@ -28,23 +28,8 @@ enum StaleTemporaryFiles {
     }
 
     static func match(_ name: String) -> Match? {
-        guard name.hasPrefix(".") else { return libxlsxwriterName(name) ? .libxlsxwriter : nil }
-        let parts = name.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count >= 2, let last = parts.last else { return nil }
-        // `.<name>.tmp-<pid>-<hex>` or `.<name>.old-<pid>-<hex>`
-        let fields = last.split(separator: "-", omittingEmptySubsequences: false)
-        if fields.count == 3, fields[0] == "tmp" || fields[0] == "old", !parts[0].isEmpty,
-           let pid = pid(fields[1]), isDigits(fields[2], hexadecimal: true, base36: false) {
-            return .writer(pid: pid)
-        }
-        // `.<name>.xlsx.<pid>-<base36>.tmp`
-        if last == "tmp", parts.count >= 4, parts[parts.count - 3] == "xlsx", !parts[0].isEmpty {
-            let stamp = parts[parts.count - 2].split(separator: "-", omittingEmptySubsequences: false)
-            if stamp.count == 2, let pid = pid(stamp[0]), isDigits(stamp[1], hexadecimal: false, base36: true) {
-                return .writer(pid: pid)
-            }
-        }
-        return nil
+        if let pid = TemporaryNames.pid(in: name) { return .writer(pid: pid) }
+        return libxlsxwriterName(name) ? .libxlsxwriter : nil
     }
 
     /// Removes the stale temporary entries directly inside `folder` (or below it when
@@ -93,20 +78,6 @@ enum StaleTemporaryFiles {
         let rest = name.utf8.dropFirst(4)
         return rest.count == 10 && rest.allSatisfy { byte in
             (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
-        }
-    }
-
-    private static func pid(_ text: Substring) -> Int32? {
-        guard isDigits(text, hexadecimal: false, base36: false), let value = Int32(text), value > 0 else { return nil }
-        return value
-    }
-
-    /// Non-empty and made only of decimal digits, or lowercase hex digits, or lowercase base-36 digits.
-    private static func isDigits(_ text: Substring, hexadecimal: Bool, base36: Bool) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
-            (byte >= 48 && byte <= 57)
-                || (hexadecimal && byte >= 97 && byte <= 102)
-                || (base36 && byte >= 97 && byte <= 122)
         }
     }
 }
