@@ -79,27 +79,27 @@ enum ReportOutput {
         // The workbook (libxlsxwriter, single-threaded) is written on a second thread while the CSV
         // and Markdown files are written on this one: the formats are independent, and the rows of
         // a Report can be read by several writers at once.
-        let workbook = ConcurrentResult<URL?>()
+        let workbook = ConcurrentResult<[URL]>()
         let group = DispatchGroup()
         if formats.xlsx {
-            let url = try OutputFiles.location(of: OutputFiles.fileName(report.baseName, extension: "xlsx"), in: directory)
             DispatchQueue.global().async(group: group) {
-                workbook.set(Result { try XLSXWriter().write(report, to: url); return url })
+                workbook.set(Result { try XLSXWriter().write(report, into: directory) })
             }
         }
+        let writers: [any ReportWriter] = (formats.csv ? [CSVWriter(options: csvOptions)] : [])
+            + (formats.md ? [MarkdownWriter()] : [])
         var written: [URL] = []
         var firstError: (any Error)?
         do {
-            if formats.csv { written += try CSVWriter(options: csvOptions).write(report, to: directory) }
-            if formats.md { written += try MarkdownWriter().write(report, to: directory) }
+            for writer in writers { written += try writer.write(report, into: directory) }
         } catch {
             firstError = error
         }
         group.wait()
         switch workbook.get() {
-        case .success(let url?): written.insert(url, at: 0)
+        case .success(let urls): written.insert(contentsOf: urls, at: 0)
         case .failure(let error): firstError = firstError ?? error
-        default: break
+        case nil: break
         }
         return (written, firstError)
     }
