@@ -14,7 +14,7 @@ public struct LoanRecord: Sendable, Equatable {
 
     /// A damage mark on the 400 × 400 car diagram.
     public struct Impact: Sendable, Equatable {
-        public static let types = ["sinking", "impact", "scratch", "deepscratch"]
+        public static let types = ImpactType.names
         public let type: String
         public let x: Double
         public let y: Double

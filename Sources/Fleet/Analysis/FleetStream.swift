@@ -31,30 +31,6 @@ struct AssignmentRow: Sendable {
     let checkIn: AttachedRecord?
 }
 
-/// The impact types of the car diagram, in the order reports list them.
-enum ImpactType: Int, Sendable, CaseIterable {
-    case sinking, impact, scratch, deepscratch
-
-    init?(name: String) {
-        switch name {
-        case "sinking": self = .sinking
-        case "impact": self = .impact
-        case "scratch": self = .scratch
-        case "deepscratch": self = .deepscratch
-        default: return nil
-        }
-    }
-
-    var name: String {
-        switch self {
-        case .sinking: return "sinking"
-        case .impact: return "impact"
-        case .scratch: return "scratch"
-        case .deepscratch: return "deepscratch"
-        }
-    }
-}
-
 /// A damage mark; its index in the record's list is its place in the array that holds it.
 struct Impact: Sendable, Equatable {
     let type: ImpactType
