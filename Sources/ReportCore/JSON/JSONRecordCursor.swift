@@ -53,14 +53,15 @@ struct JSONRecordCursor {
         while true {
             switch state {
             case .start:
-                try refuseForeignEncoding()
                 if jsonLines {
                     layout = .jsonLines
+                    try refuseForeignEncoding()
                     scanner.lineMode = true
                     state = .jsonLines
                     if let badStart = try skipByteOrderMarkOfLines() { return badStart }
                     continue
                 }
+                try refuseForeignEncoding()
                 try skipByteOrderMark()
                 guard let byte = try scanner.significantByte() else {
                     layout = .jsonLines
