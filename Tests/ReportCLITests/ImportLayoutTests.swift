@@ -119,6 +119,23 @@ final class ImportLayoutTests: CLITestCase {
         XCTAssertEqual(try database().rows("SELECT layout, records_member, records, rejected FROM import_log"), [["json lines", .null, 2, 1]])
     }
 
+    /// The same with --strict: the steps of the first flow, read while it still looked like a
+    /// wrapper, are not records, so they cannot fail the file.
+    func testStrictJudgesTheRealRecordsOfJSONLinesInAJSONFile() throws {
+        let flow = #"{"id": "f1", "userId": "u1", "date": "2026-11-28", "libelleAction": "Courir", "etat": "termine", "etape": [{"libelle": "5 km", "terminee": true}]}"#
+        let file = try write("flows.json", flow + "\n" + flow.replacingOccurrences(of: "f1", with: "f2") + "\n")
+        let run = report(["import", "--strict", "--db", databasePath, file])
+        XCTAssertEqual(run.code, .success, run.err)
+        XCTAssertEqual(try database().rows("SELECT id FROM flows ORDER BY id"), [["f1"], ["f2"]])
+        XCTAssertEqual(try database().rows("SELECT layout FROM import_log"), [["json lines"]])
+        // One document with that shape is a wrapper of steps, and --strict fails it on the first.
+        let document = try write("flows-2.json", flow + "\n")
+        let strict = report(["import", "--strict", "--db", databasePath, document])
+        XCTAssertEqual(strict.code, .failure)
+        XCTAssertEqual(strict.errLines, ["\(document): record 1: field id: missing (required); --strict: nothing of this file was stored"])
+        XCTAssertEqual(try count("flows"), 2)
+    }
+
     func testALoneJSONValueIsNotRecords() throws {
         let before = try importBaseline()
         let number = try write("tasks.json", "42\n")

@@ -93,6 +93,10 @@ public final class Importer {
             } catch let layoutError as JSONLayoutError {
                 return FileOutcome(file: entry.displayName, kind: kind, status: .failed(
                     reason: layoutError.message + "; nothing of this file was stored"))
+            } catch let failure as FileFailure where failure.strict && !jsonLines && startsWithObjectLines(entry) {
+                // The first line looked like a wrapper and its "records" were rejected, but the
+                // file is JSON Lines: --strict judges its real records.
+                jsonLines = true
             } catch let failure as FileFailure {
                 return failure.outcome
             } catch let error as JSONReadError {
@@ -116,7 +120,11 @@ public final class Importer {
     }
 
     /// Ends a file's import with nothing stored, carrying what to report.
-    private struct FileFailure: Error { let outcome: FileOutcome }
+    private struct FileFailure: Error {
+        let outcome: FileOutcome
+        /// A `--strict` rejection (which may have come from a first line read as a wrapper).
+        var strict = false
+    }
     /// Rolls back a `report check` run after it has read everything.
     private struct CheckDone: Error { let outcome: FileOutcome }
 
@@ -153,7 +161,7 @@ public final class Importer {
                         outcome.rejected += 1
                         if options.strict {
                             outcome.status = .failed(reason: rejection.detail + "; --strict: nothing of this file was stored")
-                            throw FileFailure(outcome: outcome)
+                            throw FileFailure(outcome: outcome, strict: true)
                         }
                         if outcome.rejectMessages.count < options.messagesPerFile {
                             outcome.rejectMessages.append(rejection.message(file: entry.displayName))
