@@ -240,3 +240,19 @@ final class ImportLayoutTests: CLITestCase {
         XCTAssertEqual(try database().rows("SELECT MAX(version) FROM schema_migrations WHERE domain = 'core'"), [[2]])
     }
 }
+
+/// Issue 15's layout rules for gzip files, here for `writeGzip`.
+extension ImportCommandTests {
+    /// The first lines of a compressed file are read again through zlib.
+    func testCompressedFilesGetTheSameLayoutRules() throws {
+        let lines = try writeGzip("moods.json.gz", [#"{"userId": "u1", "date": "2026-11-27", "mood": 4}"# + "\n",
+                                                    #"{"userId": "u1", "date": "2026-11-28", "mood": 2}"# + "\n"])
+        let document = try writeGzip("users.json.gz", ["{\n\"meta\": {\"a\": 1},\n\"data\": {\"users\": []}\n}\n"])
+        let run = report(["import", "--db", databasePath, lines, document])
+        XCTAssertEqual(run.code, .failure)
+        XCTAssertEqual(run.errLines, [#"\#(document): not a wrapper: member "meta" is an object, and no member is an array of records at byte 42; a wrapper holds one array of records beside scalar or object members; nothing of this file was stored"#])
+        XCTAssertEqual(try database().rows("SELECT date, mood FROM moods ORDER BY date"), [["2026-11-27", 4], ["2026-11-28", 2]])
+        XCTAssertEqual(try database().rows("SELECT file, layout FROM import_log"), [[.text(lines), "json lines"]], "nothing of the failed document")
+        XCTAssertEqual(try count("users"), 0)
+    }
+}
