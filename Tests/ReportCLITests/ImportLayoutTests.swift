@@ -225,6 +225,36 @@ final class ImportLayoutTests: CLITestCase {
         XCTAssertEqual(try database().rows("SELECT id FROM tasks"), [["t1"]])
     }
 
+    // MARK: The binary's exit codes
+
+    /// The exit codes as a cron job sees them, from the `report` executable itself: a document
+    /// that is not records and trailing text are failures (1, never 3), a blank file is not, and
+    /// `nightly` files a zero-byte export under `failed/`.
+    func testTheBinaryExitsOneForLayoutFailures() throws {
+        let binary = try ChildProcess.reportBinary()
+        let garbage = try write("tasks.json", #"{"tasks": [\#(Self.task("t1"))]}"# + "\nthe end\n")
+        let failed = try ChildProcess.run(binary, ["import", "--db", databasePath, garbage])
+        XCTAssertEqual(failed.status, 1, failed.err)
+        XCTAssertEqual(failed.errLines.count, 1, failed.err)
+        XCTAssertTrue(failed.errLines[0].hasPrefix("\(garbage): malformed JSON: unexpected character 't' after the end of the object"), failed.err)
+        XCTAssertEqual(try count("tasks"), 0)
+
+        let blank = try write("users.json", "\n")
+        let warned = try ChildProcess.run(binary, ["import", "--db", databasePath, blank])
+        XCTAssertEqual(warned.status, 0, warned.err)
+        XCTAssertEqual(warned.errLines, ["\(blank): warning: the file holds only whitespace: no records; a crashed or interrupted export leaves such files"])
+
+        try write("inbox/moods.json", "")
+        try FileManager.default.createDirectory(atPath: path("Reports"), withIntermediateDirectories: true)
+        let night = try ChildProcess.run(binary, ["nightly", "--quiet", "--inbox", path("inbox"), "--db", databasePath,
+                                                  "--as-of", "2016-10-02T08:00:00+02:00", "-o", path("Reports")])
+        XCTAssertEqual(night.status, 1, night.err)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("inbox/failed/moods.json")))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("inbox/failed/moods.json.error.txt")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("inbox/moods.json")))
+        XCTAssertEqual(try database().rows("SELECT file FROM import_log ORDER BY id"), [[.text(blank)]], "the zero-byte file left no import_log row")
+    }
+
     // MARK: Old databases
 
     func testADatabaseMadeBeforeTheLayoutColumnsMigrates() throws {
