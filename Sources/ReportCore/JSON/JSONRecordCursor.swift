@@ -22,7 +22,7 @@ struct JSONRecordCursor {
 
     let jsonLines: Bool
     var state = State.start
-    private(set) var recordCount = 0
+    private var recordCount = 0
     /// JSON Lines: the 1-based line of the next unread byte.
     private var line = 1
     /// Whether a UTF-8 byte order mark was skipped (for `emptiness`).
