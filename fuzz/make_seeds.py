@@ -121,6 +121,15 @@ def json_reader_seeds():
         b'[{"a":[{"b":{}}]},]',
         b'{"a":[1],"b":[2]}',
         b'{"a":"\\ud800"}\n{"a":01}\n{"a":1.}\n{"a":"unterminated\n',
+        # Layout edges of issue 15: metadata objects, a document followed by text, object lines,
+        # lone values, UTF-16 and UTF-32, a control byte after a backslash.
+        b'{\n "meta":{"v":{"w":1}},\n "tasks":[{"id":1}],\n "paging":{"next":null}\n}\n',
+        b'{"tasks":[{"id":1}]}\nthe end\n',
+        b'{"a":[{"id":1}]}\n\n{"a":[]}\n',
+        b'42\n',
+        b'\xff\xfe[\x00{\x00}\x00]\x00',
+        b'\x00\x00\x00[\x00\x00\x00]',
+        b'["a\\\x09b"]\n',
     ]
     for number, content in enumerate(edge):
         write("json_reader", bytes([number * 7 % 32]) + content)

@@ -1,3 +1,4 @@
+import JSON
 /// How one file's import ended.
 public struct FileOutcome: Sendable {
     public enum Status: Sendable, Equatable {
@@ -19,6 +20,11 @@ public struct FileOutcome: Sendable {
     public var rejected = 0
     /// The first rejections as one-line messages (all of them are in `import_rejects`).
     public var rejectMessages: [String] = []
+    /// How the records were laid out, once the file was read (nil for an empty file): a wrapper
+    /// names the member its records were taken from, for the per-file line.
+    public var layout: JSONLayout?
+    /// Problems that do not fail the file (an empty file), one line each, without the file name.
+    public var warnings: [String] = []
 
     public init(file: String, kind: ExportKind?, status: Status) {
         self.file = file

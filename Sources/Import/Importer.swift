@@ -21,6 +21,9 @@ public final class Importer {
         /// are built again (sorted, in bulk) before the commit: several times faster than keeping a
         /// `(user_id, date)` index in order row by row. Small files keep them, which is cheaper then.
         public var bulkIndexBytes: Int64 = 16 << 20
+        /// Fail a zero-byte file instead of importing it with a warning: `report nightly` sets it,
+        /// because a crashed exporter leaves empty files and one should not be archived as done.
+        public var refuseEmptyFiles = false
         public init() {}
     }
 
@@ -66,6 +69,10 @@ public final class Importer {
         do { digest = try FileDigest.sha256(path: entry.path) } catch {
             return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: "\(error)"))
         }
+        if digest.size == 0 && options.refuseEmptyFiles {
+            return FileOutcome(file: entry.displayName, kind: kind, status: .failed(
+                reason: "the file is empty (0 bytes), as a crashed or interrupted export leaves it; export it again; nothing of this file was stored"))
+        }
         if !options.force && !options.checkOnly {
             do {
                 if let previous = try database.rows("SELECT file, finished_at FROM import_log WHERE sha256 = ? ORDER BY id DESC LIMIT 1", [.text(digest.hex)]).first {
@@ -80,8 +87,22 @@ public final class Importer {
         while true {
             do {
                 return try importOnce(entry, kind: kind, module: module, digest: digest, jsonLines: jsonLines)
-            } catch is NotAWrapper where !jsonLines {
-                jsonLines = true  // a top-level object that is not a wrapper starts JSON Lines (SPEC §1)
+            } catch let notAWrapper as NotAWrapper where !jsonLines {
+                // JSON Lines in a `.json` file, or one document that is not records (docs/DECISIONS.md).
+                if startsWithObjectLines(entry) {
+                    jsonLines = true
+                    continue
+                }
+                let prefix = notAWrapper.isFollowedByObject ? "malformed JSON: " : ""
+                return FileOutcome(file: entry.displayName, kind: kind, status: .failed(
+                    reason: prefix + notAWrapper.description + "; nothing of this file was stored"))
+            } catch let layoutError as JSONLayoutError {
+                return FileOutcome(file: entry.displayName, kind: kind, status: .failed(
+                    reason: layoutError.message + "; nothing of this file was stored"))
+            } catch let failure as FileFailure where failure.strict && !jsonLines && startsWithObjectLines(entry) {
+                // The first line looked like a wrapper and its "records" were rejected, but the
+                // file is JSON Lines: --strict judges its real records.
+                jsonLines = true
             } catch let failure as FileFailure {
                 return failure.outcome
             } catch let error as JSONReadError {
@@ -93,8 +114,23 @@ public final class Importer {
         }
     }
 
+    /// Whether a file that is not named as JSON Lines holds JSON Lines, judged from its first lines
+    /// read again; false when it cannot be read (the first reading's error stands then).
+    private func startsWithObjectLines(_ entry: ImportFiles.Entry) -> Bool {
+        guard let file = try? FileByteSource(path: entry.path) else { return false }
+        if entry.fileName.lowercased().hasSuffix(".gz") {
+            guard let gzip = try? GzipByteSource(file, name: entry.displayName) else { return false }
+            return JSONRecordReader.startsWithObjectLines(source: gzip)
+        }
+        return JSONRecordReader.startsWithObjectLines(source: file)
+    }
+
     /// Ends a file's import with nothing stored, carrying what to report.
-    private struct FileFailure: Error { let outcome: FileOutcome }
+    private struct FileFailure: Error {
+        let outcome: FileOutcome
+        /// A `--strict` rejection (which may have come from a first line read as a wrapper).
+        var strict = false
+    }
     /// Rolls back a `report check` run after it has read everything.
     private struct CheckDone: Error { let outcome: FileOutcome }
 
@@ -131,7 +167,7 @@ public final class Importer {
                         outcome.rejected += 1
                         if options.strict {
                             outcome.status = .failed(reason: rejection.detail + "; --strict: nothing of this file was stored")
-                            throw FileFailure(outcome: outcome)
+                            throw FileFailure(outcome: outcome, strict: true)
                         }
                         if outcome.rejectMessages.count < options.messagesPerFile {
                             outcome.rejectMessages.append(rejection.message(file: entry.displayName))
@@ -154,9 +190,16 @@ public final class Importer {
                     }
                 }
                 for index in deferred { try database.execute(index) }
-                try database.run("UPDATE import_log SET records = ?, accepted = ?, rejected = ?, finished_at = ? WHERE id = ?",
+                outcome.layout = reader.layout
+                if let emptiness = reader.emptiness {
+                    outcome.layout = nil
+                    outcome.warnings.append(emptiness.rawValue + ": no records; a crashed or interrupted export leaves such files")
+                }
+                try database.run("UPDATE import_log SET records = ?, accepted = ?, rejected = ?, finished_at = ?, layout = ?, records_member = ? WHERE id = ?",
                                  [.integer(Int64(outcome.records)), .integer(Int64(outcome.accepted)),
-                                  .integer(Int64(outcome.rejected)), .text(Importer.now()), .integer(importId)])
+                                  .integer(Int64(outcome.rejected)), .text(Importer.now()),
+                                  outcome.layout.map { .text($0.name) } ?? .text("empty"),
+                                  outcome.layout?.recordsMember.map(SQLValue.text) ?? .null, .integer(importId)])
                 if options.checkOnly { throw CheckDone(outcome: outcome) }
             }
         } catch let done as CheckDone {

@@ -18,6 +18,7 @@ final class RecordPipeline: @unchecked Sendable {
     private var cancelled = false
     private var readerDone = false
     private var consumed = 0
+    private var endState: (layout: JSONLayout?, emptiness: JSONEmptiness?) = (nil, nil)
     private let maximumBatches: Int
     private let batchSize: Int
 
@@ -49,6 +50,19 @@ final class RecordPipeline: @unchecked Sendable {
     var bytesConsumed: Int {
         condition.lock(); defer { condition.unlock() }
         return consumed
+    }
+
+    /// What the reader learned of the file's layout, once `next()` has returned nil (the reader
+    /// thread has then finished with it).
+    var layout: JSONLayout? {
+        condition.lock(); defer { condition.unlock() }
+        return endState.layout
+    }
+
+    /// Why the file held nothing at all, once `next()` has returned nil.
+    var emptiness: JSONEmptiness? {
+        condition.lock(); defer { condition.unlock() }
+        return endState.emptiness
     }
 
     /// The next record, nil at the end; rethrows the reader's error where it happened.
@@ -100,6 +114,9 @@ final class RecordPipeline: @unchecked Sendable {
             }
         }
         if !batch.isEmpty, !push(batch, consumed: reader.bytesConsumed) { return finish(nil) }
+        condition.lock()
+        endState = (reader.layout, reader.emptiness)
+        condition.unlock()
         finish(error, consumed: reader.bytesConsumed)
     }
 

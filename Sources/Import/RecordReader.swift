@@ -5,7 +5,8 @@ import Time
 ///
 /// Every rule of SPEC §1 that concerns a single value lives here, once: ids are non-empty strings
 /// or integers kept as text; `null` equals absent for optional fields; integers are JSON integers
-/// only (`4.0` and `"4"` are invalid); enumerations compare after Unicode canonical equivalence.
+/// only (`4.0` and `"4"` are invalid); enumerations compare after Unicode canonical equivalence,
+/// while field names are found byte for byte (`JSONObject.sameName`), as JSON compares them.
 public struct RecordReader: Sendable {
     public let object: JSONObject
     /// The path of this object inside the record (`check_out_record.`, `services[1].`), for messages.

@@ -2,8 +2,13 @@
 /// the reader's stored cursor covers a whole `next()` instead of one per scanner call.
 struct JSONRecordCursor {
     var layout: JSONLayout?
-    var wrapperScalars: [JSONObject.Member] = []
+    /// The members of a wrapper other than its records: scalars and objects, in file order.
+    var wrapperMetadata: [JSONObject.Member] = []
+    /// Set when the file ended without a record or any JSON value.
+    var emptiness: JSONEmptiness?
     var scanner: JSONScanner
+    /// The file's first bytes, to tell UTF-16 and UTF-32 from UTF-8.
+    let leadingBytes: LeadingBytesSource?
 
     enum State {
         case start
@@ -20,10 +25,16 @@ struct JSONRecordCursor {
     private var recordCount = 0
     /// JSON Lines: the 1-based line of the next unread byte.
     private var line = 1
+    /// Whether a UTF-8 byte order mark was skipped (for `emptiness`).
+    var skippedByteOrderMark = false
+    /// The first member of the top-level object that is itself an object, for the reason given
+    /// when no member is an array of records.
+    private var firstObjectMember: String?
 
-    init(scanner: JSONScanner, jsonLines: Bool) {
+    init(scanner: JSONScanner, jsonLines: Bool, leadingBytes: LeadingBytesSource? = nil) {
         self.scanner = scanner
         self.jsonLines = jsonLines
+        self.leadingBytes = leadingBytes
     }
 
     /// The next record, or nil at the end of the file; after an error, that error again.
@@ -44,14 +55,17 @@ struct JSONRecordCursor {
             case .start:
                 if jsonLines {
                     layout = .jsonLines
+                    try refuseForeignEncoding()
                     scanner.lineMode = true
                     state = .jsonLines
                     if let badStart = try skipByteOrderMarkOfLines() { return badStart }
                     continue
                 }
+                try refuseForeignEncoding()
                 try skipByteOrderMark()
                 guard let byte = try scanner.significantByte() else {
                     layout = .jsonLines
+                    noteEmptiness()
                     state = .finished
                     return nil
                 }
@@ -63,7 +77,7 @@ struct JSONRecordCursor {
                     scanner.position += 1
                     state = .wrapperMembers(first: true, recordsSeen: false)
                 } else {
-                    throw try scanner.unexpectedCharacter()
+                    throw try notRecords(startingWith: byte)
                 }
             case .jsonLines:
                 return try nextLine()
@@ -82,8 +96,9 @@ struct JSONRecordCursor {
             case .wrapperMembers(let first, let recordsSeen):
                 try readWrapperMember(first: first, recordsSeen: recordsSeen)
             case .trailing(let afterWrapper):
-                if try scanner.significantByte() != nil {
-                    if afterWrapper { throw NotAWrapper(reason: "text after the object", byteOffset: scanner.offset) }
+                if afterWrapper {
+                    try checkTextAfterTheObject()
+                } else if try scanner.significantByte() != nil {
                     throw try scanner.unexpectedCharacter()
                 }
                 state = .finished
@@ -99,8 +114,9 @@ struct JSONRecordCursor {
     /// One element of the records array, whose separator has been consumed.
     private mutating func nextElement(inWrapper: Bool) throws -> JSONRecord {
         guard let byte = try scanner.significantByte() else { throw try scanner.endOfInput() }
-        if inWrapper && byte != UInt8(ascii: "{") && JSONRecordCursor.startsValue(byte) {
-            throw NotAWrapper(reason: "an element of the array is not an object", byteOffset: scanner.offset)
+        if inWrapper && byte != UInt8(ascii: "{"), let kind = JSONRecordCursor.kindOfValue(startingWith: byte) {
+            throw NotAWrapper(reason: "element \(recordCount + 1) of member \(JSONRecordCursor.quoted(layout?.recordsMember ?? "")) is \(kind), not an object",
+                              byteOffset: scanner.offset)
         }
         let recordStart = scanner.offset
         let value = try scanner.parseValue(recordStart: recordStart)
@@ -109,11 +125,16 @@ struct JSONRecordCursor {
         return JSONRecord(index: recordCount, line: nil, byteOffset: recordStart, value: .success(value))
     }
 
-    /// One member of a top-level object (or its end), deciding whether it is a wrapper.
+    /// One member of a top-level object (or its end), deciding whether it is a wrapper: one array
+    /// of objects (the records) beside members that are scalars or objects (metadata, kept).
     private mutating func readWrapperMember(first: Bool, recordsSeen: Bool) throws {
         guard let byte = try scanner.significantByte() else { throw try scanner.endOfInput() }
         if byte == UInt8(ascii: "}") {
-            if !recordsSeen { throw NotAWrapper(reason: "no array in the object", byteOffset: scanner.offset) }
+            if !recordsSeen {
+                let reason = firstObjectMember.map { "member \(JSONRecordCursor.quoted($0)) is an object, and no member is an array of records" }
+                    ?? "no member is an array of records"
+                throw NotAWrapper(reason: reason, byteOffset: scanner.offset)
+            }
             scanner.position += 1
             state = .trailing(afterWrapper: true)
             return
@@ -124,32 +145,58 @@ struct JSONRecordCursor {
         }
         let key = try scanner.parseKey()
         guard let valueByte = try scanner.significantByte() else { throw try scanner.endOfInput() }
-        switch valueByte {
-        case UInt8(ascii: "["):
-            if recordsSeen { throw NotAWrapper(reason: "a second array", byteOffset: scanner.offset) }
+        if valueByte == UInt8(ascii: "[") {
+            if let recordsMember = layout?.recordsMember {
+                throw NotAWrapper(reason: "members \(JSONRecordCursor.quoted(recordsMember)) and \(JSONRecordCursor.quoted(key)) are both arrays",
+                                  byteOffset: scanner.offset)
+            }
             scanner.position += 1
             layout = .wrapper(key: key)
             state = .arrayElements(first: true, inWrapper: true)
-        case UInt8(ascii: "{"):
-            throw NotAWrapper(reason: "an object member", byteOffset: scanner.offset)
-        default:
-            let value = try scanner.parseValue(recordStart: scanner.offset)
-            wrapperScalars.append(JSONObject.Member(key: key, value: value))
-            state = .wrapperMembers(first: false, recordsSeen: recordsSeen)
+            return
+        }
+        if valueByte == UInt8(ascii: "{") && firstObjectMember == nil { firstObjectMember = key }
+        let value = try scanner.parseValue(recordStart: scanner.offset)
+        wrapperMetadata.append(JSONObject.Member(key: key, value: value))
+        state = .wrapperMembers(first: false, recordsSeen: recordsSeen)
+    }
+
+    /// What may follow a wrapper: whitespace, or (JSON Lines in a `.json` file, for the caller to
+    /// confirm) another object at the start of a later line. Anything else is a syntax error.
+    private mutating func checkTextAfterTheObject() throws {
+        scanner.lineMode = true
+        defer { scanner.lineMode = false }
+        var afterNewline = false
+        while true {
+            if let byte = try scanner.significantByte() {
+                if afterNewline && byte == UInt8(ascii: "{") {
+                    throw NotAWrapper(reason: "another object follows", byteOffset: scanner.offset, isFollowedByObject: true)
+                }
+                let unexpected = try scanner.unexpectedCharacter()
+                throw JSONSyntaxError(message: unexpected.message + " after the end of the object", byteOffset: unexpected.byteOffset)
+            }
+            guard try scanner.peek() == 0x0A else { return }
+            scanner.position += 1
+            afterNewline = true
         }
     }
 
-    /// Whether `byte` can start a JSON value (so that a wrong element is "not a wrapper" rather
-    /// than a syntax error).
-    private static func startsValue(_ byte: UInt8) -> Bool {
+    /// What kind of JSON value `byte` starts (so that a wrong element is "not a wrapper" rather
+    /// than a syntax error), nil when it starts none.
+    static func kindOfValue(startingWith byte: UInt8) -> String? {
         switch byte {
-        case UInt8(ascii: "["), UInt8(ascii: "{"), 0x22, UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-            return true
-        default:
-            return false
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "{"): return "an object"
+        case 0x22: return "a string"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        default: return nil
         }
     }
+
+    /// A member name in quotes, as JSON writes it, for messages.
+    static func quoted(_ name: String) -> String { JSONValue.string(name).excerpt() }
 
     // MARK: JSON Lines
 
@@ -162,6 +209,7 @@ struct JSONRecordCursor {
                     line += 1
                     continue
                 }
+                if recordCount == 0 { noteEmptiness() }
                 state = .finished
                 return nil
             }
@@ -200,6 +248,7 @@ struct JSONRecordCursor {
         if scalar != "\u{FEFF}" {
             throw JSONSyntaxError(message: "unexpected character \(JSONScanner.describe(scalar))", byteOffset: at)
         }
+        skippedByteOrderMark = true
     }
 
     /// The same for JSON Lines, where a bad start is a bad first line rather than a fatal error.

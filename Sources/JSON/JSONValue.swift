@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JSON value as the streaming reader builds it for one record.
 ///
 /// Records are small (a task, a loan record), so a record is a tree; the file around it is never
@@ -102,22 +108,38 @@ public struct JSONObject: Sendable, Equatable {
     public init(members: [Member] = []) { self.members = members }
 
     /// The first member with this name (records have few fields: a linear scan is fastest).
+    /// Names match byte for byte, as JSON compares them: `é` written precomposed (NFC) and as `e`
+    /// with a combining accent (NFD) are two different names, although Swift's `==` calls them equal.
     public subscript(key: String) -> JSONValue? {
-        for member in members where member.key == key { return member.value }
+        for member in members where JSONObject.sameName(member.key, key) { return member.value }
         return nil
     }
 
-    /// The first name that appears twice, if any.
+    /// The first name that appears twice, byte for byte, if any.
     public var duplicateKey: String? {
         if members.count < 2 { return nil }
         if members.count <= 16 {
             for i in 1..<members.count {
-                for j in 0..<i where members[j].key == members[i].key { return members[i].key }
+                for j in 0..<i where JSONObject.sameName(members[j].key, members[i].key) { return members[i].key }
             }
             return nil
         }
-        var seen = Set<String>()
-        for member in members where !seen.insert(member.key).inserted { return member.key }
+        var seen = Set<[UInt8]>()
+        for member in members where !seen.insert(Array(member.key.utf8)).inserted { return member.key }
         return nil
+    }
+
+    /// Whether two member names are the same bytes (not merely canonically equivalent).
+    ///
+    /// Swift's `==` comes first because it is fast and byte-equal strings are always `==`, so a
+    /// mismatch (most of a lookup's comparisons) costs what it did; only a match pays for the
+    /// byte comparison (about 25 ns, measured with `swiftc -O`: docs/BENCHMARKS.md).
+    @inline(__always)
+    public static func sameName(_ first: String, _ second: String) -> Bool {
+        guard first == second, first.utf8.count == second.utf8.count else { return false }
+        var first = first, second = second
+        return first.withUTF8 { one in
+            second.withUTF8 { two in one.isEmpty || memcmp(one.baseAddress!, two.baseAddress!, one.count) == 0 }
+        }
     }
 }

@@ -46,6 +46,12 @@ public enum Schema {
             ) STRICT;
             CREATE INDEX import_rejects_import ON import_rejects(import_id);
             """),
+        // How each file was laid out: `array`, `wrapper`, `json lines` or `empty`, and the wrapper's
+        // member that held the records (issue 15). Rows of older imports keep NULL: not recorded then.
+        Migration(domain: "core", version: 2, sql: """
+            ALTER TABLE import_log ADD COLUMN layout TEXT;
+            ALTER TABLE import_log ADD COLUMN records_member TEXT;
+            """),
     ]
 
     /// Applies every step not yet applied, in one transaction. A database already up to date is

@@ -172,7 +172,10 @@ final class HostileInputTests: CLITestCase {
         let blank = try write("users.jsonl", " \n\r\n\t\n")
         let run = report(["import", "--db", databasePath, empty, blank])
         XCTAssertEqual(run.code, .success, run.err)
-        XCTAssertEqual(run.err, "")
+        XCTAssertEqual(run.errLines, [
+            "\(empty): warning: the file is empty (0 bytes): no records; a crashed or interrupted export leaves such files",
+            "\(blank): warning: the file holds only whitespace: no records; a crashed or interrupted export leaves such files",
+        ])
         XCTAssertTrue(run.out.contains("imported \(empty) (tasks): 0 records, 0 accepted, 0 rejected"), run.out)
         XCTAssertEqual(try database().rows("SELECT file, records FROM import_log ORDER BY id"), [[.text(empty), 0], [.text(blank), 0]])
         XCTAssertEqual(try count("tasks"), 0)

@@ -30,7 +30,7 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(Array(run.outLines.prefix(3)), [
             "imported \(path("in"))/logins.jsonl (logins): 2 records, 2 accepted, 0 rejected",
             "imported \(path("in"))/tasks.json (tasks): 3 records, 3 accepted, 0 rejected",
-            "imported \(path("in"))/users.json (users): 2 records, 2 accepted, 0 rejected",
+            #"imported \#(path("in"))/users.json (users): 2 records, 2 accepted, 0 rejected (records from member "users")"#,
         ])
         XCTAssertTrue(run.outLines.last?.hasPrefix("import: 3 files (3 imported, 0 skipped, 0 failed), 7 records, 7 accepted, 0 rejected in ") ?? false, run.out)
         XCTAssertEqual(try count("tasks"), 3)

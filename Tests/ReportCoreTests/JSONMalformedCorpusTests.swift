@@ -163,11 +163,22 @@ final class JSONMalformedCorpusTests: XCTestCase {
         assertSyntaxError([0x5B, 0x31, 0x00, 0x5D], "unexpected character U+0000", at: 2)
     }
 
+    /// A valid lone value is named as what it is (it is not malformed); a broken one, or one
+    /// followed by more text, is a syntax error as before.
     func testTopLevelValuesThatAreNoLayout() {
-        assertSyntaxError("42", "unexpected character '4'", at: 0)
-        assertSyntaxError("  \"tasks\"", "unexpected character '\"'", at: 2)
-        assertSyntaxError("null", "unexpected character 'n'", at: 0)
+        let suffix = "; records come in an array, a wrapper object or JSON Lines"
+        let cases: [(String, String, Int)] = [
+            ("42", "the number 42", 0), ("  \"tasks\"\n", "a string \"tasks\"", 2), ("null", "null", 0),
+            ("-1.5e3", "the number -1.5e3", 0), ("\u{FEFF}true", "the boolean true", 3),
+        ]
+        for (text, what, offset) in cases {
+            XCTAssertEqual(readJSON(text).ending, .layout(JSONLayoutError(
+                message: "a JSON value, not records: the file holds " + what + suffix, byteOffset: offset)), text)
+        }
         assertSyntaxError("]", "unexpected character ']'", at: 0)
+        assertSyntaxError("42 43", "unexpected character '4'", at: 3)
+        assertSyntaxError("nul", "unexpected end of file", at: 3)
+        assertSyntaxError("x", "unexpected character 'x'", at: 0)
     }
 
     func testNestingFarTooDeepStopsAtTheLimit() {

@@ -8,13 +8,17 @@ struct JSONReadOutcome: Equatable {
         case end
         case syntax(JSONSyntaxError)
         case notAWrapper
+        case layout(JSONLayoutError)
         case other(String)
     }
 
     var records: [JSONRecord] = []
     var ending: Ending = .end
     var layout: JSONLayout?
-    var wrapperScalars: [JSONObject.Member] = []
+    var wrapperMetadata: [JSONObject.Member] = []
+    /// Why the reader said the object is not a wrapper, when it did.
+    var notAWrapper: NotAWrapper?
+    var emptiness: JSONEmptiness?
     var bytesConsumed = 0
 
     var values: [JSONValue] {
@@ -40,13 +44,17 @@ func readJSON(_ input: [UInt8], jsonLines: Bool = false, bufferSize: Int, maxDep
         while let record = try reader.next() { outcome.records.append(record) }
     } catch let error as JSONSyntaxError {
         outcome.ending = .syntax(error)
-    } catch is NotAWrapper {
+    } catch let notAWrapper as NotAWrapper {
         outcome.ending = .notAWrapper
+        outcome.notAWrapper = notAWrapper
+    } catch let layoutError as JSONLayoutError {
+        outcome.ending = .layout(layoutError)
     } catch {
         outcome.ending = .other(String(describing: error))
     }
     outcome.layout = reader.layout
-    outcome.wrapperScalars = reader.wrapperScalars
+    outcome.wrapperMetadata = reader.wrapperMetadata
+    outcome.emptiness = reader.emptiness
     outcome.bytesConsumed = reader.bytesConsumed
     return outcome
 }

@@ -62,7 +62,7 @@ final class JSONValidCorpusTests: XCTestCase {
         XCTAssertEqual(outcome.layout, .wrapper(key: "tasks"))
         XCTAssertEqual(outcome.values, [jsonObject(("id", .integer(1))), jsonObject(("id", .integer(2)))])
         XCTAssertEqual(outcome.records.map(\.index), [1, 2])
-        XCTAssertEqual(outcome.wrapperScalars, [
+        XCTAssertEqual(outcome.wrapperMetadata, [
             JSONObject.Member(key: "exported_at", value: .string("2026-11-28T07:00:00Z")),
             JSONObject.Member(key: "version", value: .integer(3)),
             JSONObject.Member(key: "complete", value: .bool(true)),
@@ -76,7 +76,7 @@ final class JSONValidCorpusTests: XCTestCase {
                                       jsonLines: false, bufferSize: 4)
         XCTAssertEqual(try reader.next()?.value, .success(jsonObject(("id", .integer(1)))))
         XCTAssertEqual(reader.layout, .wrapper(key: "assignments"))
-        XCTAssertEqual(reader.wrapperScalars, [JSONObject.Member(key: "a", value: .string("x"))])
+        XCTAssertEqual(reader.wrapperMetadata, [JSONObject.Member(key: "a", value: .string("x"))])
         XCTAssertEqual(try reader.next()?.value, .success(jsonObject(("id", .integer(2)))))
         XCTAssertThrowsError(try reader.next()) { error in
             XCTAssertEqual(error as? JSONSyntaxError, JSONSyntaxError(message: "unexpected end of file", byteOffset: 41))
@@ -88,7 +88,7 @@ final class JSONValidCorpusTests: XCTestCase {
         XCTAssertEqual(outcome.ending, .end)
         XCTAssertEqual(outcome.records, [])
         XCTAssertEqual(outcome.layout, .wrapper(key: "bookings"))
-        XCTAssertEqual(outcome.wrapperScalars, [JSONObject.Member(key: "exported_at", value: .string("2026-11-28"))])
+        XCTAssertEqual(outcome.wrapperMetadata, [JSONObject.Member(key: "exported_at", value: .string("2026-11-28"))])
     }
 
     func testByteOrderMarkIsSkipped() {

@@ -15,7 +15,10 @@ import Glibc
 ///   line's failure names that line;
 /// - after an error, `next()` throws the same error again;
 /// - the tiny buffer and the default 64 KiB buffer give the very same records and error;
-/// - a parsed record written back as JSON (`jsonText`) reads back as the same value.
+/// - a parsed record written back as JSON (`jsonText`) reads back as the same value;
+/// - JSON Lines reading throws only for a UTF-16/UTF-32 file; a file said to be empty has no record;
+/// - when `startsWithObjectLines` says a file is JSON Lines, reading it so gives at least two
+///   records, the first one a valid object.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
@@ -26,6 +29,12 @@ public func fuzzJSONReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
         check(small, inputSize: input.count, jsonLines: jsonLines)
         let large = readAll(input, jsonLines: jsonLines, bufferSize: 64 << 10)
         require(small == large, "buffer size \(bufferSize) and 64 KiB disagree (jsonLines \(jsonLines))")
+        if !jsonLines && JSONRecordReader.startsWithObjectLines(source: MemoryByteSource(input)) {
+            let lines = readAll(input, jsonLines: true, bufferSize: bufferSize)
+            guard lines.records.count >= 2, case .success(.object)? = lines.records.first?.value else {
+                fail("startsWithObjectLines, but JSON Lines reading gives \(lines.records.count) records")
+            }
+        }
         for record in small.records {
             guard case .success(let value) = record.value else { continue }
             let again = readAll(Array(value.jsonText.utf8), jsonLines: true, bufferSize: 64 << 10)
@@ -46,6 +55,7 @@ struct Outcome: Equatable {
     var error: String?
     var errorOffset: Int?
     var layout: JSONLayout?
+    var emptiness: JSONEmptiness?
 }
 
 func readAll(_ input: [UInt8], jsonLines: Bool, bufferSize: Int) -> Outcome {
@@ -70,6 +80,7 @@ func readAll(_ input: [UInt8], jsonLines: Bool, bufferSize: Int) -> Outcome {
         }
     }
     outcome.layout = reader.layout
+    outcome.emptiness = reader.emptiness
     require(reader.bytesConsumed <= input.count, "consumed \(reader.bytesConsumed) bytes of \(input.count)")
     return outcome
 }
@@ -78,6 +89,7 @@ func describe(_ error: any Error) -> (message: String, offset: Int?) {
     switch error {
     case let syntax as JSONSyntaxError: return ("syntax: \(syntax)", syntax.byteOffset)
     case let notWrapper as NotAWrapper: return ("\(notWrapper)", notWrapper.byteOffset)
+    case let layout as JSONLayoutError: return ("layout: \(layout)", layout.byteOffset)
     default: return ("other: \(error)", nil)
     }
 }
@@ -109,7 +121,10 @@ func check(_ outcome: Outcome, inputSize: Int, jsonLines: Bool) {
     }
     if let error = outcome.error {
         require(!error.hasPrefix("other:"), "unexpected error type: \(error)")
-        require(!jsonLines, "JSON Lines reading threw: \(error)")
+        require(!jsonLines || error.hasPrefix("layout: looks like UTF-"), "JSON Lines reading threw: \(error)")
+    }
+    if outcome.emptiness != nil {
+        require(outcome.records.isEmpty && outcome.error == nil, "an empty file with records or an error")
     }
     if jsonLines { require(outcome.layout == .jsonLines, "JSON Lines reader reports layout \(String(describing: outcome.layout))") }
 }

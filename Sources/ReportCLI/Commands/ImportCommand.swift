@@ -3,6 +3,7 @@ import ArgumentParsing
 import Import
 import ReportModel
 import Store
+import JSON
 
 /// `report import PATH...`: store export files in the database.
 public enum ImportCommand: Command {
@@ -86,12 +87,13 @@ enum ImportRun {
             totals.accepted += outcome.accepted
             totals.rejected += outcome.rejected
             for message in rejectionLines(outcome) { console.error(message) }
+            for warning in warningLines(outcome) { console.error(warning) }
             let kind = outcome.kind?.name ?? "?"
             switch outcome.status {
             case .imported, .checked:
                 totals.imported += 1
                 if !console.quiet {
-                    console.output("\(checkOnly ? "checked " : "imported") \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.accepted) accepted, \(outcome.rejected) rejected".oneLine())
+                    console.output("\(checkOnly ? "checked " : "imported") \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.accepted) accepted, \(outcome.rejected) rejected\(recordsMemberNote(outcome))".oneLine())
                 }
             case .skipped(let reason):
                 totals.skipped += 1
@@ -129,6 +131,18 @@ enum ImportRun {
             lines.append("\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records (all are in the import_rejects table)")
         }
         return lines.map { $0.oneLine() }
+    }
+
+    /// `F: warning: the file is empty (0 bytes): no records; …`, one line per warning.
+    static func warningLines(_ outcome: FileOutcome) -> [String] {
+        outcome.warnings.map { "\(outcome.file): warning: \($0)".oneLine() }
+    }
+
+    /// ` (records from member "tasks")` for a wrapper, so that a file read from an unexpected
+    /// member (a one-line record that looks like a wrapper) shows it; empty for other layouts.
+    static func recordsMemberNote(_ outcome: FileOutcome) -> String {
+        guard let member = outcome.layout?.recordsMember else { return "" }
+        return " (records from member \(JSONValue.string(member).excerpt()))"
     }
 
     /// The one line saying why a file failed (`report nightly` also writes it beside the file).

@@ -106,8 +106,10 @@ struct NightlyRun {
         // so the reports below describe an empty database instead of failing.
         let importer: Importer
         do {
+            var options = Importer.Options()
+            options.refuseEmptyFiles = true  // a crashed exporter leaves empty files: to failed/, not the archive
             importer = try Importer(database: try DatabaseAccess.forWriting(context),
-                                    modules: context.modules.map(\.imports), options: Importer.Options())
+                                    modules: context.modules.map(\.imports), options: options)
         } catch {
             log.warning("\(settings.databasePath): \(CommandLineTool.describe(error, database: settings.databasePath)); no file imported")
             tally.otherFailures += 1
@@ -134,9 +136,10 @@ struct NightlyRun {
             tally.records += outcome.records
             tally.rejected += outcome.rejected
             for line in ImportRun.rejectionLines(outcome) { log.warning("rejected: " + line) }
-            let text = "imported \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.rejected) rejected"
+            for line in ImportRun.warningLines(outcome) { log.warning(line) }
+            let text = "imported \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.rejected) rejected\(ImportRun.recordsMemberNote(outcome))"
             guard let archived = archive(entry, folder: folder, name: name) else { return }
-            if outcome.rejected > 0 { log.warning(text + "; archived to " + archived) } else { log.info(text + "; archived to " + archived) }
+            if outcome.rejected > 0 || !outcome.warnings.isEmpty { log.warning(text + "; archived to " + archived) } else { log.info(text + "; archived to " + archived) }
         case .skipped:
             tally.alreadyImported += 1
             guard let archived = archive(entry, folder: folder, name: name) else { return }
