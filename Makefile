@@ -13,7 +13,9 @@ DEMO_AS_OF := 2026-11-29T06:00:00+01:00
 RELEASE_BIN := .build/release/report
 FUZZ_SECONDS ?= 60
 
-.PHONY: deps test-deps build release demo test bench bench-import bench-xlsx bench-fleet bench-bookings bench-habits clean docs-cli check-sample fuzz fuzz-build
+FORMAT_PATHS := Sources Tests bench/Sources fuzz/targets Package.swift
+
+.PHONY: format format-check deps test-deps build release demo test bench bench-import bench-xlsx bench-fleet bench-bookings bench-habits clean docs-cli check-sample fuzz fuzz-build
 
 # Installs only what is missing, so a second run costs nothing.
 deps:
@@ -50,6 +52,14 @@ test: test-deps
 
 clean:
 	rm -rf .build
+
+# swift-format (shipped with the toolchain) with the checked-in .swift-format: `make format`
+# rewrites the sources, `make format-check` (run by .ci/run) fails on any difference.
+format:
+	swift format format --in-place --parallel --recursive $(FORMAT_PATHS)
+
+format-check:
+	swift format lint --strict --parallel --recursive $(FORMAT_PATHS)
 
 # Regenerates docs/CLI.md from the commands' help (a test keeps it current).
 docs-cli:
