@@ -112,4 +112,12 @@ final class ReportCommandsTests: CLITestCase {
         let status = report(["status", "--db", databasePath])
         XCTAssertEqual(status.code, .failure, status.err)
     }
+
+    /// A damaged events row is the fleet's own one-line error (exit 1), not one posing as SQLite's.
+    func testADamagedEventRowIsADataError() throws {
+        try database().execute("UPDATE events SET starts_on = 'someday' WHERE id = 'salon2016'")
+        let run = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf])
+        XCTAssertEqual(run.code, .failure)
+        XCTAssertEqual(run.errLines, ["report fleet: event \"salon2016\" has invalid dates in the database; re-import the events file"])
+    }
 }

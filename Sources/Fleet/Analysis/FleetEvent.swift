@@ -28,7 +28,7 @@ struct FleetEvent: Sendable {
         }
         // The importer stores valid dates only; a damaged row still must not crash the report.
         guard let first = Day(statement.string(1)), let last = Day(statement.string(2)) else {
-            throw SQLiteError(code: 1, message: "event \"\(id)\" has invalid dates in the database; re-import the events file")
+            throw FleetAnalysisError.invalidStoredDates(event: id)
         }
         return FleetEvent(id: id, name: statement.string(0), firstDay: first, lastDay: last, local: local,
                           opensAtMinutes: Int(statement.int64(4)), closesAtMinutes: Int(statement.int64(5)))
