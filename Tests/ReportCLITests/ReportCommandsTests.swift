@@ -84,6 +84,8 @@ final class ReportCommandsTests: CLITestCase {
     func testTheSameKindOfProblemGivesTheSameCodeInEveryCommand() {
         let cases: [([String], ExitCode, String)] = [
             (["habits", "--date", "2026-11-28", "--user", ""], .usage, "report habits: --user needs a user id"),
+            (["habits", "--from", "2026-11-28", "--to", "2026-11-01"], .usage,
+             "report habits: --from 2026-11-28 is after --to 2026-11-01: give the earlier day first"),
             (["bookings", "--month", "2026-13"], .usage, "report bookings: invalid month \"2026-13\": write it YYYY-MM, e.g. 2026-11"),
             (["habits", "--date", "2026-11-28", "--user", "nobody"], .failure,
              "report habits: unknown user \"nobody\": no users record and no habits records; check the id given to --user"),
