@@ -7,7 +7,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 APT_PACKAGES := pkg-config libsqlite3-dev libxlsxwriter-dev libssl-dev zlib1g-dev time
-TEST_APT_PACKAGES := libreoffice-calc-nogui
+TEST_APT_PACKAGES := libreoffice-calc-nogui unzip
 PIP_PACKAGES := openpyxl
 DEMO_AS_OF := 2026-11-29T06:00:00+01:00
 RELEASE_BIN := .build/release/report

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Store
+import ReportTestSupport
 import XCTest
 @testable import ReportCLI
 #if canImport(Glibc)

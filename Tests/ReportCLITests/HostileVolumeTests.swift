@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import ReportTestSupport
 import XCTest
 @testable import ReportCLI
 

@@ -3,6 +3,7 @@ import ArgumentParsing
 import Import
 import ReportModel
 import Store
+import ReportTestSupport
 import XCTest
 @testable import ReportCLI
 @testable import ArgumentParsing
@@ -156,16 +157,10 @@ final class ImportCommandTests: CLITestCase {
         var data = Data()
         for (index, part) in parts.enumerated() {
             let plain = try write("gzip-\(index).txt", part)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-            process.arguments = ["-c", "-n", plain]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            data += pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 0)
-            try FileManager.default.removeItem(atPath: plain)
+            let gzip = try ChildProcess.run("/bin/gzip", ["-n", "-f", plain])  // plain -> plain.gz
+            XCTAssertEqual(gzip.status, 0, gzip.err)
+            data += try Data(contentsOf: URL(fileURLWithPath: plain + ".gz"))
+            try FileManager.default.removeItem(atPath: plain + ".gz")
         }
         let url = directory.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

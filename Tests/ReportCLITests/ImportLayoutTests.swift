@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import ReportTestSupport
 import XCTest
 @testable import ReportCLI
 

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Store
+import ReportTestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -23,19 +24,6 @@ final class NightlyCrashTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: root) }
 
-    /// `.build/<config>/report`, beside the test bundle (SwiftPM builds every product before tests).
-    func binary() throws -> URL {
-        var folders = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            folders.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        for folder in folders {
-            let candidate = folder.appendingPathComponent("report")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw XCTSkip("the report binary is not beside the test bundle (looked in \(folders.map(\.path))); run `swift build` first")
-    }
-
     /// A folder with an inbox holding the sample data, a file that fails and one with a rejected
     /// record, and empty archive and report folders.
     func scenario(_ name: String) throws -> URL {
@@ -54,39 +42,27 @@ final class NightlyCrashTests: XCTestCase {
     }
 
     /// Starts `report nightly` in `folder` (relative paths, so the import log names agree across
-    /// folders); stdout and stderr go to files beside the folder.
-    func start(in folder: URL, attempt: Int) throws -> Process {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = ["nightly", "--inbox", "inbox", "--archive", "archive", "-o", "Reports",
-                             "--db", "report.sqlite", "--as-of", Self.asOf]
-        process.currentDirectoryURL = folder
-        process.environment = ["PATH": "/usr/bin:/bin"]
-        let log = root.appendingPathComponent("\(folder.lastPathComponent)-\(attempt)")
-        XCTAssertTrue(FileManager.default.createFile(atPath: log.path + ".out", contents: nil))
-        XCTAssertTrue(FileManager.default.createFile(atPath: log.path + ".err", contents: nil))
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log.path + ".out"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log.path + ".err"))
-        try process.run()
-        return process
+    /// folders).
+    func start(in folder: URL) throws -> ChildProcess {
+        try ChildProcess(try ChildProcess.reportBinary(),
+                         ["nightly", "--inbox", "inbox", "--archive", "archive", "-o", "Reports",
+                          "--db", "report.sqlite", "--as-of", Self.asOf],
+                         environment: ["PATH": "/usr/bin:/bin"], workingDirectory: folder.path)
     }
 
-    /// Runs to the end; the exit status and what went to standard output.
-    func runToEnd(in folder: URL, attempt: Int) throws -> (status: Int32, out: String, err: String) {
-        let process = try start(in: folder, attempt: attempt)
-        process.waitUntilExit()
-        let log = root.appendingPathComponent("\(folder.lastPathComponent)-\(attempt)").path
-        return (process.terminationStatus, try String(contentsOfFile: log + ".out", encoding: .utf8),
-                try String(contentsOfFile: log + ".err", encoding: .utf8))
+    /// Runs to the end: the exit status and what went to standard output and error.
+    func runToEnd(in folder: URL) throws -> ChildProcess.Result {
+        try start(in: folder).wait()
     }
 
-    /// Starts a run and SIGKILLs it after `delay` seconds; true when it was killed (not finished).
-    func killed(in folder: URL, attempt: Int, after delay: Double) throws -> Bool {
-        let process = try start(in: folder, attempt: attempt)
+    /// Starts a run and SIGKILLs it after `delay` seconds: whether it was killed (not finished),
+    /// and what it wrote until then.
+    func killed(in folder: URL, after delay: Double) throws -> (killed: Bool, result: ChildProcess.Result) {
+        let child = try start(in: folder)
         usleep(useconds_t(delay * 1_000_000))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal
+        child.kill(SIGKILL)
+        let result = child.wait()
+        return (result.status == 128 + SIGKILL, result)
     }
 
     /// Everything a run leaves that must not depend on being interrupted.
@@ -133,7 +109,7 @@ final class NightlyCrashTests: XCTestCase {
     func testAKilledRunStartedAgainEndsLikeAnUninterruptedRun() throws {
         let reference = try scenario("reference")
         let started = Date()
-        let uninterrupted = try runToEnd(in: reference, attempt: 1)
+        let uninterrupted = try runToEnd(in: reference)
         let duration = Date().timeIntervalSince(started)
         XCTAssertEqual(uninterrupted.status, 1, "the broken file fails the night: \(uninterrupted.err)")
         XCTAssertEqual(uninterrupted.out, "")
@@ -145,7 +121,7 @@ final class NightlyCrashTests: XCTestCase {
         XCTAssertTrue(expected.reports.keys.contains("habits-2016-10-01.md"))
         XCTAssertTrue(expected.reports.keys.contains("bookings-2016-10.xlsx"))
         XCTAssertFalse(expected.tables.isEmpty)
-        XCTAssertEqual(try runToEnd(in: reference, attempt: 2).status, 0, "a run after a complete one finds nothing to do")
+        XCTAssertEqual(try runToEnd(in: reference).status, 0, "a run after a complete one finds nothing to do")
         XCTAssertEqual(try state(of: reference), expected, "a second run changes nothing")
 
         // Kill points: 1, 2, 4… ms from the start, then fractions of the measured run, so that
@@ -155,14 +131,15 @@ final class NightlyCrashTests: XCTestCase {
         var killedRuns = 0
         for (index, delay) in delays.sorted().enumerated() {
             let folder = try scenario("kill-\(index)")
-            if try killed(in: folder, attempt: 1, after: delay) { killedRuns += 1 }
-            let rerun = try runToEnd(in: folder, attempt: 2)
+            let first = try killed(in: folder, after: delay)
+            if first.killed { killedRuns += 1 }
+            let rerun = try runToEnd(in: folder)
             let label = "killed after \(Int(delay * 1000)) ms"
             // The exit code tells what this run did: the broken file fails it unless the killed
             // run already moved that file to failed/, having logged the failure first.
             let failedNow = rerun.err.contains("nightly: failed: inbox/late/tasks.json: malformed JSON")
             XCTAssertEqual(rerun.status, failedNow ? 1 : 0, "\(label): \(rerun.err)")
-            let killedLog = try String(contentsOf: root.appendingPathComponent("kill-\(index)-1.err"), encoding: .utf8)
+            let killedLog = first.result.err
             XCTAssertTrue(failedNow || killedLog.contains("nightly: failed: inbox/late/tasks.json: malformed JSON"),
                           "\(label): the failure is logged by one of the runs")
             XCTAssertEqual(rerun.out, "", label)
@@ -180,10 +157,10 @@ final class NightlyCrashTests: XCTestCase {
 
         // Killed several times in a row before a run completes.
         let folder = try scenario("killed-thrice")
-        for (attempt, fraction) in [0.3, 0.6, 0.9].enumerated() {
-            _ = try killed(in: folder, attempt: attempt + 1, after: fraction * duration)
+        for fraction in [0.3, 0.6, 0.9] {
+            _ = try killed(in: folder, after: fraction * duration)
         }
-        XCTAssertNotEqual(try runToEnd(in: folder, attempt: 4).status, 4)
+        XCTAssertNotEqual(try runToEnd(in: folder).status, 4)
         XCTAssertEqual(try state(of: folder), expected)
     }
 
@@ -195,7 +172,7 @@ final class NightlyCrashTests: XCTestCase {
         XCTAssertEqual(flock(descriptor, LOCK_EX | LOCK_NB), 0)
         let pid = Array("\(getpid())\n".utf8)
         XCTAssertEqual(pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }, pid.count)
-        let refused = try runToEnd(in: folder, attempt: 1)
+        let refused = try runToEnd(in: folder)
         XCTAssertEqual(refused.status, 4)
         XCTAssertEqual(refused.err, "report nightly: another run holds report.sqlite.nightly.lock (pid \(getpid())); nothing done\n")
         XCTAssertEqual(refused.out, "")
@@ -203,7 +180,7 @@ final class NightlyCrashTests: XCTestCase {
         XCTAssertEqual(try files(below: folder.appendingPathComponent("archive")), [:])
 
         close(descriptor)  // released: as when the holder dies
-        XCTAssertEqual(try runToEnd(in: folder, attempt: 2).status, 1, "runs once the lock is free (the broken file fails)")
+        XCTAssertEqual(try runToEnd(in: folder).status, 1, "runs once the lock is free (the broken file fails)")
         XCTAssertEqual(try files(below: folder.appendingPathComponent("archive")).count, 16)
     }
 
@@ -212,17 +189,17 @@ final class NightlyCrashTests: XCTestCase {
         let lockPath = folder.appendingPathComponent("report.sqlite.nightly.lock").path
         // Kill a run as soon as it holds the lock (its pid is in the file): the file stays, the
         // kernel drops the flock with the process.
-        let process = try start(in: folder, attempt: 1)
-        let pid = "\(process.processIdentifier)\n"
+        let child = try start(in: folder)
+        let pid = "\(child.pid)\n"
         var polls = 0
         while (try? String(contentsOfFile: lockPath, encoding: .utf8)) != pid, polls < 10_000 {
             usleep(500)
             polls += 1
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        child.kill(SIGKILL)
+        child.wait()
         XCTAssertEqual(try String(contentsOfFile: lockPath, encoding: .utf8), pid, "the dead run's lock file is left")
-        let run = try runToEnd(in: folder, attempt: 2)
+        let run = try runToEnd(in: folder)
         XCTAssertFalse(run.err.contains("another run holds"), run.err)
         XCTAssertEqual(run.status, 1, "the night runs (the broken file fails it): \(run.err)")
         XCTAssertEqual(try files(below: folder.appendingPathComponent("archive")).count, 16)

@@ -1,4 +1,5 @@
 import Foundation
+import ReportTestSupport
 import XCTest
 @testable import ReportModel
 @testable import Time
@@ -69,12 +70,9 @@ enum XLSXTestSupport {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Support/xlsx_dump.py")
 
-    /// Skips the test when python3 with openpyxl is truly missing (the test setup installs it).
+    /// python3 with openpyxl (the shared policy: missing fails, `make test` installs it).
     static func requireOpenpyxl() throws {
-        let result = try run("/usr/bin/env", ["python3", "-c", "import openpyxl"])
-        if result.status != 0 {
-            throw XCTSkip("python3 with openpyxl is not installed (pip install openpyxl): \(result.error)")
-        }
+        try RequiredTool.pythonModule("openpyxl", install: "pip install openpyxl")
     }
 
     /// Reads a workbook back through openpyxl.
@@ -97,40 +95,18 @@ enum XLSXTestSupport {
         let error: String
     }
 
-    /// Runs a program, collecting its output through files (no pipe can fill up and stall it).
+    /// Runs a program to its end through the shared `ChildProcess` (output through files, so no
+    /// pipe can fill up and stall it); killed after `timeout` seconds.
     static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 300) throws -> ProcessResult {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outURL = directory.appendingPathComponent("out")
-        let errURL = directory.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let child = try ChildProcess(executable, arguments)
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        try out.close()
-        try err.close()
-        let error = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-        return ProcessResult(status: process.terminationStatus, output: try Data(contentsOf: outURL), error: error)
+        while child.poll() == nil && Date() < deadline { usleep(20_000) }
+        child.kill(SIGKILL)
+        let result = child.wait()
+        return ProcessResult(status: result.status, output: Data(result.out.utf8), error: result.err)
     }
 
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("xlsx-tests-" + UUID().uuidString, isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> URL { try makeTemporaryFolder("xlsx-tests") }
 
     /// Runs `body` with file descriptor 2 sent to a file, and returns what was written there:
     /// libxlsxwriter prints its warnings with fprintf(stderr), below anything Swift could catch.

@@ -1,4 +1,3 @@
-import ArgumentParsing
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -11,29 +10,29 @@ import Glibc
 ///
 /// Output goes to files in a private temporary folder (never the test's folder, whose contents
 /// some tests compare), read back when the child has exited.
-final class ChildProcess {
-    struct Result {
+public final class ChildProcess {
+    public struct Result: Sendable {
         /// The exit status, or 128 + the signal number when the child was killed.
-        let status: Int32
-        let out: String
-        let err: String
+        public let status: Int32
+        public let out: String
+        public let err: String
         /// Peak resident memory of the child, in kilobytes (`ru_maxrss`).
-        let peakKilobytes: Int
-        var errLines: [String] { err.split(separator: "\n").map(String.init) }
-        var outLines: [String] { out.split(separator: "\n").map(String.init) }
-        var peakMegabytes: Double { Double(peakKilobytes) / 1024 }
+        public let peakKilobytes: Int
+        public var errLines: [String] { err.split(separator: "\n").map(String.init) }
+        public var outLines: [String] { out.split(separator: "\n").map(String.init) }
+        public var peakMegabytes: Double { Double(peakKilobytes) / 1024 }
     }
 
     /// Thrown (failing the test, never skipping it) when the binary is not built.
-    struct Missing: Error, CustomStringConvertible { let description: String }
+    public struct Missing: Error, CustomStringConvertible { public let description: String }
 
-    let pid: pid_t
+    public let pid: pid_t
     private let outputFolder: URL
     private var finished: Result?
 
     /// The `report` executable built beside the test bundle (`swift build` puts both in the
     /// products folder). A missing binary fails the test: these tests exist to run it.
-    static func reportBinary() throws -> String {
+    public static func reportBinary() throws -> String {
         let candidates = [
             Bundle.main.bundleURL.appendingPathComponent("report").path,
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("report").path,
@@ -48,7 +47,7 @@ final class ChildProcess {
 
     /// The release binary when it is at least as new as the debug one (a stale release build would
     /// test old code), else the debug binary: for the slow volume test, where speed matters.
-    static func fastestReportBinary() throws -> String {
+    public static func fastestReportBinary() throws -> String {
         let debug = try reportBinary()
         let release = URL(fileURLWithPath: debug).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("release/report").path
@@ -62,7 +61,7 @@ final class ChildProcess {
 
     /// Starts `executable arguments…`; `environment` is added to this process's own, from which
     /// the `REPORT_*` variables are removed so that the developer's settings cannot leak in.
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
          workingDirectory: String? = nil) throws {
         outputFolder = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
@@ -95,7 +94,7 @@ final class ChildProcess {
 
     deinit {
         if finished == nil {
-            kill(pid, SIGKILL)
+            _ = Glibc.kill(pid, SIGKILL)
             _ = wait()
         }
         try? FileManager.default.removeItem(at: outputFolder)
@@ -103,7 +102,7 @@ final class ChildProcess {
 
     /// Waits for the child to exit and collects its output and peak memory.
     @discardableResult
-    func wait() -> Result {
+    public func wait() -> Result {
         if let finished { return finished }
         var status: Int32 = 0
         var usage = rusage()
@@ -123,7 +122,7 @@ final class ChildProcess {
     }
 
     /// The result when the child has exited, nil while it runs (never blocks).
-    func poll() -> Result? {
+    public func poll() -> Result? {
         if let finished { return finished }
         var status: Int32 = 0
         var usage = rusage()
@@ -132,8 +131,13 @@ final class ChildProcess {
     }
 
     /// Runs the child to its end.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                     workingDirectory: String? = nil) throws -> Result {
         try ChildProcess(executable, arguments, environment: environment, workingDirectory: workingDirectory).wait()
+    }
+
+    /// Sends `signal` to the child (SIGKILL: a crash, as cron or the OOM killer would make one).
+    public func kill(_ signal: Int32 = SIGKILL) {
+        if finished == nil { _ = Glibc.kill(pid, signal) }
     }
 }
