@@ -59,6 +59,7 @@ let package = Package(
         .testTarget(name: "BookingsTests", dependencies: ["Bookings", "ReportTestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "ReportTestSupport"]),
         .testTarget(name: "ReportCLITests", dependencies: ["ReportCLI", "Habits", "Bookings", "Fleet",
-                                                           "ReportTestSupport", "ArgumentParsing"]),
+                                                           "ReportTestSupport", "ArgumentParsing"],
+                    exclude: ["__Snapshots__", "Support"]),
     ]
 )
