@@ -68,18 +68,19 @@ enum BookingsReport {
         denominator > 0 ? Double(numerator) / Double(denominator) : nil
     }
 
-    /// Occupancy in percent, rows = days, columns = day periods, under the XLSX colour scale and
-    /// as an SVG grid. A cell without slot capacity has no occupancy: it holds NaN, which both
-    /// writers leave blank (a 0 would read as "nobody booked"); overbooking shows above 100.
+    /// Occupancy as a ratio shown in percent, rows = days (date cells in the workbook), columns =
+    /// day periods named in words, under the XLSX colour scale and as an SVG grid. A cell without
+    /// slot capacity has no occupancy: it holds NaN, which both writers leave blank (a 0 would
+    /// read as "nobody booked"); overbooking shows above 100 %.
     static func heatMap(_ metrics: BookingsMetrics) -> HeatMap {
         let buckets = metrics.totals.buckets
         let cells = metrics.calendar.days.indices.map { dayIndex in
             DayPeriod.allCases.map { period in
-                buckets[dayIndex * 3 + period.rawValue].occupancy.map { $0 * 100 } ?? Double.nan
+                buckets[dayIndex * 3 + period.rawValue].occupancy ?? Double.nan
             }
         }
-        return HeatMap(title: "Occupancy by day and period (%)", rowLabels: metrics.calendar.days.map(\.description),
-                       columnLabels: DayPeriod.allCases.map(\.name), cells: cells, carOutline: false,
-                       fileStem: "occupancy")
+        return HeatMap(title: "Occupancy by day and period", rowLabels: metrics.calendar.days.map(\.description),
+                       columnLabels: DayPeriod.allCases.map { Column.humanize($0.name) }, cells: cells, carOutline: false,
+                       fileStem: "occupancy", rowDays: metrics.calendar.days, valueType: .percent, rowHeader: "Day")
     }
 }

@@ -111,9 +111,11 @@ enum HabitsReportLayout {
                      outputs: [.xlsx, .markdown], caption: "The mean score of the day's rows")
     }
 
+    /// Badges by type, named in words (`morning login`): a chart and Markdown table for people;
+    /// `badges.csv` keeps the codes.
     private static func badgesByTypeTable(_ totals: HabitsTotals) -> Table {
         let rows: [[Value]] = HabitsBadges.all.enumerated().map { index, badge in
-            [.text(badge.name), .integer(totals.badgeCounts[index])]
+            [.text(HabitsBadges.words(badge.name)), .integer(totals.badgeCounts[index])]
         }
         return Table(name: "badges_by_type", title: "Badges by type",
                      columns: [Column("badge"), Column("count", .integer)], rows: rows,
