@@ -37,11 +37,13 @@ public struct MarkdownWriter: Sendable {
             lines += MarkdownTable.lines(table)
         }
         let svgs = pictures(report)
-        if !svgs.isEmpty {
+        let sentences = report.charts.compactMap { ChartSinglePoint.sentence(for: $0, in: report) }
+        if !svgs.isEmpty || !sentences.isEmpty {
             lines += ["", "## Charts"]
             for picture in svgs {
                 lines += ["", "![" + MarkdownText.altText(picture.title) + "](" + picture.name + ")"]
             }
+            for sentence in sentences { lines += ["", MarkdownText.singleLine(sentence)] }
         }
         if !report.notes.isEmpty {
             lines += ["", "## Notes", ""]
@@ -82,7 +84,10 @@ public struct MarkdownWriter: Sendable {
             names.insert(name)
             result.append((title, name, content))
         }
-        for chart in report.charts { add(chart.title, chart.fileStem, SVGCharts.render(chart, in: report)) }
+        // A chart of one point is a sentence instead (`ChartSinglePoint`): a lone dot is not a chart.
+        for chart in report.charts where ChartSinglePoint.sentence(for: chart, in: report) == nil {
+            add(chart.title, chart.fileStem, SVGCharts.render(chart, in: report))
+        }
         if let heatMap = report.heatMap { add(heatMap.title, heatMap.fileStem, SVGCharts.render(heatMap)) }
         return result
     }
