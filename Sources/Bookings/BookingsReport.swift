@@ -16,7 +16,9 @@ enum BookingsReport {
         return Report(
             kind: "bookings", title: "Bookings report: " + period, scope: options.scope,
             asOf: local.localized(options.asOf), parameters: parameters, figures: figures(metrics),
-            tables: [tables.daily, tables.occupancy, tables.occupancyByPeriod, tables.services, tables.topServices,
+            // Markdown (chat) shows the latest days first; CSV and XLSX keep the contract order.
+            tables: [tables.daily.markdown(.latestFirst("day")), tables.occupancy.markdown(.latestFirst("day")),
+                     tables.occupancyByPeriod, tables.services, tables.topServices,
                      tables.postalCodes, tables.topPostalCodes, tables.customers, tables.quality],
             charts: [
                 Chart(.line, title: "Revenue per day (EUR)", table: "daily", category: "day",

@@ -47,7 +47,7 @@ public struct MarkdownWriter: Sendable {
         }
         if !report.notes.isEmpty {
             lines += ["", "## Notes", ""]
-            lines += report.notes.map { "- " + MarkdownText.singleLine($0) }
+            lines += report.notes.flatMap { MarkdownText.wrapped("- " + MarkdownText.singleLine($0)) }
         }
         return (lines.joined(separator: "\n") + "\n", svgs.map { ($0.name, $0.content) })
     }
