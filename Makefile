@@ -6,7 +6,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-APT_PACKAGES := pkg-config libsqlite3-dev libxlsxwriter-dev libssl-dev zlib1g-dev time
+APT_PACKAGES := pkg-config libsqlite3-dev libxlsxwriter-dev libssl-dev zlib1g-dev librsvg2-dev time
 TEST_APT_PACKAGES := libreoffice-calc-nogui
 PIP_PACKAGES := openpyxl duckdb pandas
 DEMO_AS_OF := 2026-11-29T06:00:00+01:00

@@ -56,7 +56,7 @@ enum ReportOutput {
         let formats = (xlsx: arguments.flag("xlsx"), csv: arguments.flag("csv"), md: arguments.flag("md"))
         guard formats.xlsx || formats.csv || formats.md else {
             if arguments.value("output") != nil { throw UsageError("-o/--output needs a format: --xlsx, --csv or --md") }
-            let markdown = MarkdownWriter().render(report).markdown
+            let markdown = MarkdownWriter().render(report, links: .none).markdown  // no picture file is written
             try context.console.withOutputSink { try $0.write(markdown) }
             return .success
         }

@@ -59,3 +59,29 @@ final class MarkdownChatTests: XCTestCase {
         }
     }
 }
+
+/// The PNG pictures are drawn by librsvg from the SVG, not by hand: pixels of the drawing show up.
+final class PNGRendererTests: XCTestCase {
+    func testAnSVGIsDrawnAtTwiceItsSizeOnWhite() throws {
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"6\">"
+            + "<rect x=\"0\" y=\"0\" width=\"5\" height=\"6\" fill=\"#ff0000\"/></svg>"
+        let png = try PNGRenderer.png(fromSVG: svg)
+        XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        XCTAssertEqual(png[16..<20].reduce(0) { $0 << 8 | Int($1) }, 20, "width")
+        XCTAssertEqual(png[20..<24].reduce(0) { $0 << 8 | Int($1) }, 12, "height")
+    }
+
+    func testBrokenSVGIsAnErrorNotACrash() {
+        XCTAssertThrowsError(try PNGRenderer.png(fromSVG: "<svg unclosed")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("cannot draw the chart as PNG: "), "\(error)")
+        }
+    }
+
+    func testEveryChartOfASampleReportIsDrawn() throws {
+        let report = WriterTestSupport.sampleReport
+        for chart in report.charts {
+            let png = try PNGRenderer.png(fromSVG: SVGCharts.render(chart, in: report))
+            XCTAssertGreaterThan(png.count, 2_000, chart.title)
+        }
+    }
+}

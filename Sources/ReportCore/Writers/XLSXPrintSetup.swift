@@ -53,7 +53,7 @@ struct XLSXPrintSetup {
         if whole().utf8.count > maximumHeaderLength {
             while whole().utf8.count > maximumHeaderLength - 3, !leftText.isEmpty { leftText.removeLast() }
             // Never end on half of a doubled `&`.
-            if leftText.reversed().prefix { $0 == "&" }.count % 2 == 1 { leftText.removeLast() }
+            if leftText.reversed().prefix(while: { $0 == "&" }).count % 2 == 1 { leftText.removeLast() }
             leftText += "…"
         }
         return whole()
