@@ -27,7 +27,7 @@ enum ReportOutput {
     static let options: [OptionSpec] = [
         .flag("xlsx", help: "Write the XLSX workbook."),
         .flag("csv", help: "Write the CSV tables (one folder per report)."),
-        .flag("md", help: "Write the Markdown report and its SVG charts."),
+        .flag("md", help: "Write the Markdown report and its charts (SVG and PNG)."),
         .value("output", "DIR", short: "o", help: "The folder for the files (default: Reports/, created when missing)."),
         .flag("bom", help: "Start CSV files with a UTF-8 byte order mark (for Excel)."),
         .value("table", "NAME", help: "Write only this CSV table, to standard output (for a dashboard loader)."),
@@ -38,6 +38,11 @@ enum ReportOutput {
         let arguments = context.arguments
         let csvOptions = CSVOptions(bom: arguments.flag("bom"))
         if let name = arguments.value("table") {
+            // --table prints one CSV table and writes no file: asking for files too is a mistake
+            // that would otherwise pass in silence (issue 12).
+            if arguments.flag("xlsx") || arguments.flag("md") {
+                throw UsageError("--table prints one CSV table to standard output and writes no file; drop --xlsx and --md, or drop --table")
+            }
             let writer = CSVWriter(options: csvOptions)
             if name == "summary", report.table(named: name) == nil {
                 try context.console.withOutputSink { try writer.writeSummary(report.figures, to: $0) }

@@ -29,6 +29,16 @@ final class ReportCommandsTests: CLITestCase {
         XCTAssertEqual(unknown.errLines, ["report fleet: --table: no CSV table \"cars\" in this report; tables: vehicles, daily, loans, damage, drivers, quality, summary"])
     }
 
+    func testTableWithFileFormatsIsAUsageError() throws {
+        for format in ["--xlsx", "--md"] {
+            let run = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "--table", "vehicles", format])
+            XCTAssertEqual(run.code, .usage, format)
+            XCTAssertEqual(run.errLines, ["report fleet: --table prints one CSV table to standard output and writes no file; drop --xlsx and --md, or drop --table"])
+            XCTAssertEqual(run.out, "")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("Reports")), "no file written")
+    }
+
     func testMarkdownOnStandardOutputWhenNoFormatIsGiven() {
         let run = report(["bookings", "--db", databasePath, "--month", "2026-10", "--as-of", asOf])
         XCTAssertEqual(run.code, .success, run.err)
