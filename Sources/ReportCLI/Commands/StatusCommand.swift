@@ -6,7 +6,9 @@ public enum StatusCommand: Command {
     public static let spec = CommandSpec(
         name: "status",
         abstract: "Show what the database holds: kinds, counts, date ranges, last imports.",
-        options: [CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet])
+        options: [CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet,
+                  .flag("json", help: "Print one JSON object (kinds, counts, date ranges, last imports), for monitoring."),
+                  .flag("csv", help: "Print the kinds table as CSV (kind, records, from, to), for scripts.")])
 
     public static func run(_ context: CommandContext) throws -> ExitCode {
         let path = context.databasePath
@@ -14,10 +16,23 @@ public enum StatusCommand: Command {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such database; run `report import PATH...` first, or give --db PATH")
         }
+        if context.arguments.flag("json") && context.arguments.flag("csv") {
+            throw UsageError("--json and --csv are two formats of one output: give one")
+        }
         let database = try Database(path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeout)
         let console = context.console
-        console.output("database \(path)")
         let tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string })
+        let summary = try StatusCommand.summary(of: database, path: path, tables: tables)
+        if context.arguments.flag("json") {
+            let text = try summary.json()
+            try console.withOutputSink { try $0.write(text) }
+            return .success
+        }
+        if context.arguments.flag("csv") {
+            try console.withOutputSink { try CSVWriter().writeTable(summary.kindsTable, to: $0) }
+            return .success
+        }
+        console.output("database \(path)")
         var lines: [[String]] = [["kind", "records", "from", "to"]]
         for kind in ExportKind.allCases where tables.contains(kind.name) {
             let count = try database.scalarInt("SELECT COUNT(*) FROM \"\(kind.name)\"") ?? 0
@@ -44,6 +59,30 @@ public enum StatusCommand: Command {
             console.output(StatusCommand.align(rows))
         }
         return .success
+    }
+
+    /// The kinds, counts and last imports, for `--json` and `--csv`.
+    static func summary(of database: Database, path: String, tables: Set<String>) throws -> StatusSummary {
+        var summary = StatusSummary(database: path)
+        for kind in ExportKind.allCases where tables.contains(kind.name) {
+            let count = try database.scalarInt("SELECT COUNT(*) FROM \"\(kind.name)\"") ?? 0
+            var range = ("", "")
+            if let column = dateColumns[kind],
+               let row = try database.rows("SELECT MIN(\(column.sql)), MAX(\(column.sql)) FROM \"\(kind.name)\"").first {
+                range = (column.render(row[0]), column.render(row[1]))
+            }
+            summary.kinds.append(.init(name: kind.name, records: Int(count), from: range.0, to: range.1))
+        }
+        if tables.contains("import_log") {
+            summary.filesImported = Int(try database.scalarInt("SELECT COUNT(*) FROM import_log") ?? 0)
+            summary.rejectedRecords = Int(try database.scalarInt("SELECT COUNT(*) FROM import_rejects") ?? 0)
+            for row in try database.rows("SELECT file, kind, records, accepted, rejected, finished_at FROM import_log ORDER BY id DESC LIMIT 10") {
+                summary.lastImports.append(.init(finishedAt: row[5].string ?? "", file: row[0].string ?? "",
+                                                 kind: row[1].string ?? "", records: Int(row[2].int ?? 0),
+                                                 accepted: Int(row[3].int ?? 0), rejected: Int(row[4].int ?? 0)))
+            }
+        }
+        return summary
     }
 
     /// How to show each kind's date range: a column holding dates, or microseconds since the epoch.
