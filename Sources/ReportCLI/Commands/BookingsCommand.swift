@@ -42,6 +42,8 @@ public enum BookingsCommand: Command {
         } catch let error as BookingsAnalysisError {
             throw UsageError(error.description)
         }
+        try ReportPreconditions.requirePeriodBegun(from: options.from, asOf: asOf)
+        try ReportPreconditions.requireData(of: .bookings, context)
         return try ReportOutput.write(try makeReport(options, context), context)
     }
 

@@ -46,6 +46,8 @@ public enum HabitsCommand: Command {
         default:
             throw UsageError("give --date DATE, or both --from and --to, or neither (yesterday)")
         }
+        try ReportPreconditions.requirePeriodBegun(from: options.from, asOf: asOf)
+        try ReportPreconditions.requireData(of: .habits, context)
         return try ReportOutput.write(try makeReport(options, context), context)
     }
 
