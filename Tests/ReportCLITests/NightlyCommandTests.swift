@@ -227,7 +227,10 @@ final class NightlyCommandTests: CLITestCase {
         try write("inbox/moods.json", "[{\"userId\":\"emma\",\"date\":\"2026-12-25\",\"mood\":3}]")
         let refused = try nightly()
         XCTAssertEqual(refused.code, .busy)
-        XCTAssertEqual(refused.err, "report nightly: another run holds \(lockPath) (pid 4321); nothing done\n")
+        // `2026-12-02T06:00:00Z nightly: another run holds …`: the UTC time, as every log line.
+        XCTAssertTrue(refused.err.hasSuffix(" nightly: another run holds \(lockPath) (pid 4321); nothing done\n"), refused.err)
+        XCTAssertNotNil(Timestamp(String(refused.err.prefix(20))), refused.err)
+        XCTAssertEqual(refused.err.filter { $0 == "\n" }.count, 1)
         XCTAssertEqual(files("inbox"), ["moods.json"], "nothing done")
     }
 }

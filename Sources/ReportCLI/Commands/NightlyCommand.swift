@@ -35,7 +35,9 @@ public enum NightlyCommand: Command {
         let settings = try NightlySettings(context)
         switch try NightlyLock.acquire(path: settings.lockPath) {
         case .held(let pid):
-            context.console.error("report nightly: another run holds \(settings.lockPath) (pid \(pid.map(String.init) ?? "unknown")); nothing done")
+            // A log line like every other of the job: UTC time first (issue 12).
+            NightlyLog(console: context.console)
+                .warning("another run holds \(settings.lockPath) (pid \(pid.map(String.init) ?? "unknown")); nothing done")
             return .busy
         case .acquired(let lock):
             defer { lock.release() }
