@@ -2,18 +2,23 @@ import ReportCore
 
 /// Checks a report command makes before analysing, so that it never succeeds quietly with an
 /// empty report (issue 12): a domain without any data, a period that has not begun at as-of.
-/// `report nightly` does not use them: it skips a domain without data on its own terms.
+/// `report nightly` skips (and logs) a domain without data instead of failing.
 enum ReportPreconditions {
     /// Fails with one line when the database holds no record of any kind of `domain`, as the
     /// fleet report does when no event was imported.
     static func requireData(of domain: ExportKind.Domain, _ context: CommandContext) throws {
         let kinds = ExportKind.allCases.filter { $0.domain == domain }
-        let hasData = try ReportOutput.withDatabase(context) { database in
-            try kinds.contains { try database.scalarInt("SELECT EXISTS (SELECT 1 FROM \"\($0.name)\")") == 1 }
-        }
-        guard hasData else {
+        guard try hasData(of: domain, context) else {
             throw CommandFailure("\(context.databasePath) holds no \(domain.rawValue) data; import its exports first ("
                                  + kinds.map(\.name).joined(separator: ", ") + ")")
+        }
+    }
+
+    /// Whether the database holds any record of any kind of `domain`.
+    static func hasData(of domain: ExportKind.Domain, _ context: CommandContext) throws -> Bool {
+        let kinds = ExportKind.allCases.filter { $0.domain == domain }
+        return try ReportOutput.withDatabase(context) { database in
+            try kinds.contains { try database.scalarInt("SELECT EXISTS (SELECT 1 FROM \"\($0.name)\")") == 1 }
         }
     }
 

@@ -28,6 +28,7 @@ public enum NightlyCommand: Command {
             .value("inbox", "DIR", help: "The folder the exporters drop files into (required)."),
             .value("archive", "DIR", help: "Where imported files go (default: archive/ beside the inbox, created when missing)."),
             .value("output", "DIR", short: "o", help: "The folder for the reports (default: Reports/, created when missing)."),
+            .value("only", "DOMAINS", help: "Write only these domains' reports, comma-separated: fleet,habits,bookings (default: all)."),
             CommonOptions.asOf, CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet,
         ])
 
@@ -57,6 +58,8 @@ struct NightlySettings {
     let databasePath: String
     /// How long to wait for another writer (`--busy-timeout`), in milliseconds.
     let busyTimeoutMilliseconds: Int32
+    /// The domains whose reports are written (`--only`); all by default.
+    let domains: Set<ExportKind.Domain>
 
     var lockPath: String { databasePath + ".nightly.lock" }
     var failedFolder: String { inbox + "/failed" }
@@ -81,10 +84,26 @@ struct NightlySettings {
         asOf = try context.asOf()
         databasePath = context.databasePath
         busyTimeoutMilliseconds = try context.busyTimeoutMilliseconds()
+        domains = try NightlySettings.domains(context.arguments.value("only"))
         let inboxPath = NightlySettings.absolute(inbox), archivePath = NightlySettings.absolute(archive)
         if archivePath == inboxPath || archivePath.hasPrefix(inboxPath.hasSuffix("/") ? inboxPath : inboxPath + "/") {
             throw UsageError("the archive \(archive) is inside the inbox \(inbox): its files would be imported again; give --archive DIR outside it")
         }
+    }
+
+    /// `--only fleet,habits`: the named domains, or a usage error naming the unknown one.
+    static func domains(_ text: String?) throws -> Set<ExportKind.Domain> {
+        guard let text else { return Set(ExportKind.Domain.allCases) }
+        var domains = Set<ExportKind.Domain>()
+        for name in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let domain = ExportKind.Domain(rawValue: name) else {
+                let names = ExportKind.Domain.allCases.map(\.rawValue)
+                throw UsageError("--only: unknown domain \"\(name)\"" + Suggestion.clause(for: name, among: names)
+                                 + "; domains: " + names.joined(separator: ", "))
+            }
+            domains.insert(domain)
+        }
+        return domains
     }
 
     /// An absolute path without `.`/`..` components, following symbolic links where they exist.

@@ -175,17 +175,28 @@ struct NightlyRun {
     /// Every report of the night, each in XLSX, CSV and Markdown; one failing does not stop the others.
     private mutating func writeReports(to outputFolder: URL) {
         var reports: [NightlyReport] = []
-        do {
-            reports = try NightlyReports.fleet(asOf: settings.asOf, context: context)
-            if reports.isEmpty {
-                let day = LocalTime.paris.day(of: settings.asOf)
-                log.info("no event open on \(day) or the day before: no fleet report")
+        if settings.domains.contains(.fleet) {
+            do {
+                reports = try NightlyReports.fleet(asOf: settings.asOf, context: context)
+                if reports.isEmpty {
+                    let day = LocalTime.paris.day(of: settings.asOf)
+                    log.info("no event open on \(day) or the day before: no fleet report")
+                }
+            } catch {
+                log.warning("fleet reports failed: cannot read the events: \(CommandLineTool.describe(error, database: settings.databasePath))")
+                tally.failedReports += 1
             }
-        } catch {
-            log.warning("fleet reports failed: cannot read the events: \(CommandLineTool.describe(error, database: settings.databasePath))")
-            tally.failedReports += 1
         }
-        reports += NightlyReports.daily(asOf: settings.asOf, context: context)
+        // A domain with no data at all gets no report (an empty report every morning is a quiet
+        // success that hides a broken export); `--only` leaves the others out.
+        for plan in NightlyReports.daily(asOf: settings.asOf, context: context) {
+            guard let domain = ExportKind.Domain(rawValue: plan.label), settings.domains.contains(domain) else { continue }
+            if (try? ReportPreconditions.hasData(of: domain, context)) == false {
+                log.info("no \(domain.rawValue) data in the database: no \(domain.rawValue) report")
+                continue
+            }
+            reports.append(plan)
+        }
         for plan in reports {
             do {
                 let report = try plan.make()
