@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CXLSXWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
 
         // Foundations: pure values and the two byte-level readers/writers of the outside world.
         .target(name: "Time"),
@@ -30,7 +31,7 @@ let package = Package(
         .target(name: "JSON", dependencies: ["CZlib"]),
         .target(name: "Store", dependencies: ["CSQLite", "Time"]),
         .target(name: "ReportModel", dependencies: ["Time"]),
-        .target(name: "Writers", dependencies: ["ReportModel", "Time", "CXLSXWriter"]),
+        .target(name: "Writers", dependencies: ["ReportModel", "Time", "CXLSXWriter", "CRSVG"]),
         .target(name: "Import", dependencies: ["Store", "JSON", "Time", "CCrypto"]),
 
         // What a domain declares to the application: one `DomainModule` value.
@@ -57,7 +58,7 @@ let package = Package(
                     exclude: ["__Snapshots__", "Support"]),
         .testTarget(name: "HabitsTests", dependencies: ["Habits", "ReportTestSupport"]),
         .testTarget(name: "BookingsTests", dependencies: ["Bookings", "ReportTestSupport"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "ReportTestSupport"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "ReportTestSupport", "Writers"]),
         .testTarget(name: "ReportCLITests", dependencies: ["ReportCLI", "Habits", "Bookings", "Fleet",
                                                            "ReportTestSupport", "ArgumentParsing"],
                     exclude: ["__Snapshots__", "Support"]),

@@ -43,7 +43,9 @@ public enum ArgumentParser {
                     name = String(name[..<equals])
                 }
                 guard let found = spec.option(named: name) else {
-                    throw UsageError("unknown option --\(name) for `\(spec.tool) \(spec.name)`; see `\(spec.tool) \(spec.name) --help`")
+                    let hint = Suggestion.clause(for: name, among: spec.options.map(\.name), prefix: "--")
+                    throw UsageError("unknown option --\(name) for `\(spec.tool) \(spec.name)`"
+                                     + (hint.isEmpty ? "; see `\(spec.tool) \(spec.name) --help`" : hint))
                 }
                 option = found
             } else {

@@ -74,6 +74,7 @@ public enum BookingsModule {
         default:
             throw UsageError("give --month YYYY-MM, or both --from and --to, or neither (the current month)")
         }
+        try ReportPeriod.requireBegun(from: options.from, asOf: asOf)
         return reportRequest(options)
     }
 

@@ -1,4 +1,5 @@
 import ReportModel
+import Time
 
 /// The layout of a bookings report: headline figures in `summary.csv` order, the two charts of
 /// SPEC §6.2, the occupancy heat map, the CSV-contract tables of §6.1, the Markdown top-10 lists,
@@ -16,7 +17,9 @@ enum BookingsReport {
         return Report(
             kind: "bookings", title: "Bookings report: " + period, scope: options.scope,
             asOf: local.localized(options.asOf), parameters: parameters, figures: figures(metrics),
-            tables: [tables.daily, tables.occupancy, tables.occupancyByPeriod, tables.services, tables.topServices,
+            // Markdown (chat) shows the latest days first; CSV and XLSX keep the contract order.
+            tables: [tables.daily.markdown(.latestFirst("day")), tables.occupancy.markdown(.latestFirst("day")),
+                     tables.occupancyByPeriod, tables.services, tables.topServices,
                      tables.postalCodes, tables.topPostalCodes, tables.customers, tables.quality],
             charts: [
                 Chart(.line, title: "Revenue per day (EUR)", table: "daily", category: "day",
@@ -68,18 +71,19 @@ enum BookingsReport {
         denominator > 0 ? Double(numerator) / Double(denominator) : nil
     }
 
-    /// Occupancy in percent, rows = days, columns = day periods, under the XLSX colour scale and
-    /// as an SVG grid. A cell without slot capacity has no occupancy: it holds NaN, which both
-    /// writers leave blank (a 0 would read as "nobody booked"); overbooking shows above 100.
+    /// Occupancy as a ratio shown in percent, rows = days (date cells in the workbook), columns =
+    /// day periods named in words, under the XLSX colour scale and as an SVG grid. A cell without
+    /// slot capacity has no occupancy: it holds NaN, which both writers leave blank (a 0 would
+    /// read as "nobody booked"); overbooking shows above 100 %.
     static func heatMap(_ metrics: BookingsMetrics) -> HeatMap {
         let buckets = metrics.totals.buckets
         let cells = metrics.calendar.days.indices.map { dayIndex in
             DayPeriod.allCases.map { period in
-                buckets[dayIndex * 3 + period.rawValue].occupancy.map { $0 * 100 } ?? Double.nan
+                buckets[dayIndex * 3 + period.rawValue].occupancy ?? Double.nan
             }
         }
-        return HeatMap(title: "Occupancy by day and period (%)", rowLabels: metrics.calendar.days.map(\.description),
-                       columnLabels: DayPeriod.allCases.map(\.name), cells: cells, carOutline: false,
-                       fileStem: "occupancy")
+        return HeatMap(title: "Occupancy by day and period", rowLabels: metrics.calendar.days.map(\.description),
+                       columnLabels: DayPeriod.allCases.map { Column.humanize($0.name) }, cells: cells, carOutline: false,
+                       fileStem: "occupancy", rowDays: metrics.calendar.days, valueType: .percent, rowHeader: "Day")
     }
 }

@@ -12,11 +12,29 @@ public struct DomainReport: Sendable {
     /// Validates the domain's options once, in one place, and returns what to run. Throws an
     /// `ExitCodeError` (a usage error for an option the user must correct).
     public let request: @Sendable (_ arguments: ParsedArguments, _ asOf: Timestamp) throws -> ReportRequest
+    /// A database holding no record of the domain's kinds fails the command (and makes
+    /// `report nightly` skip the domain) instead of giving an empty report: a quiet success
+    /// hides a broken export. A domain with its own message for that case says false.
+    public let requiresData: Bool
 
-    public init(command: CommandSpec,
+    public init(command: CommandSpec, requiresData: Bool = true,
                 request: @escaping @Sendable (ParsedArguments, Timestamp) throws -> ReportRequest) {
         self.command = command
+        self.requiresData = requiresData
         self.request = request
+    }
+}
+
+/// Checks of a report's period shared by the domains.
+public enum ReportPeriod {
+    /// A usage error when the period starts after as-of everywhere on Earth (UTC+14, the
+    /// earliest zone), so a typo in a year is not a report of nothing.
+    public static func requireBegun(from: Day, asOf: Timestamp) throws(UsageError) {
+        let latestToday = asOf.localWallClock(offsetSeconds: 14 * 3600).day
+        guard from <= latestToday else {
+            throw UsageError("the period starts on \(from), after --as-of \(asOf): nothing has happened yet; "
+                             + "give an earlier period or a later --as-of")
+        }
     }
 }
 

@@ -23,7 +23,7 @@ public enum FleetModule {
     public static let module = DomainModule(
         imports: ImportModule(domain: .fleet, kinds: [.events, .groups, .drivers, .assignments, .loanRecords],
                               migrations: FleetSchema.migrations, makeImporter: makeImporter),
-        report: DomainReport(command: command, request: request),
+        report: DomainReport(command: command, requiresData: false, request: request),  // noEvents says it
         statusColumns: [
             .events: .date("starts_on"), .assignments: .instant("planned_time_out_us"),
             .loanRecords: .instant("recorded_at_us"),

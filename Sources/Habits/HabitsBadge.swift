@@ -23,6 +23,14 @@ public struct HabitsBadges: OptionSet, Sendable, Hashable {
         (.flowDone, "flow_done"), (.ultimate, "ultimate"),
     ]
 
+    /// How a person reads a badge in charts and figures (`morning login`); CSV keeps the codes.
+    public static func words(_ name: String) -> String {
+        switch name {
+        case "focus_15": return "15 min focus"
+        default: return name.replacingOccurrences(of: "_", with: " ")
+        }
+    }
+
     /// The four badges that together earn `ultimate`.
     static let ultimateRequirements: HabitsBadges = [.morningLogin, .threeTasks, .focus15, .flowDone]
 

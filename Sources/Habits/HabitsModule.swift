@@ -88,6 +88,7 @@ public enum HabitsModule {
             throw UsageError("give --date DATE, or both --from and --to, or neither (yesterday)")
         }
         try options.validate()  // the one check of the options, which the analysis repeats for its other callers
+        try ReportPeriod.requireBegun(from: options.from, asOf: asOf)
         return reportRequest(options)
     }
 

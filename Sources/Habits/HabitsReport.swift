@@ -23,11 +23,19 @@ enum HabitsReportLayout {
     static let qualityColumns = [Column("issue"), Column("record"), Column("detail")]
 
     static func report(_ analysis: HabitsAccumulator, options: HabitsOptions) -> Report {
+        // Markdown (chat) shows the latest days and the top rows first, in the columns that fit
+        // a chat line; CSV and XLSX keep every row and column in contract order.
         let tables = [
-            dailyTable(analysis), badgesTable(analysis), streaksTable(analysis),
+            dailyTable(analysis).markdown(.latestFirst("day"), columns: [
+                "user_id", "day", "score", "tasks_done", "flows_done", "focus_minutes", "badges", "streak",
+                "consistency", "mood"]),
+            badgesTable(analysis).markdown(.latestFirst("day")),
+            streaksTable(analysis).markdown(.largestFirst("current_streak")),
             Table(name: "categories", columns: categoryColumns, rows: analysis.categories.rows,
-                  caption: "Time of the flows done in the period, split equally among their contexts"),
-            dailyAverageTable(analysis.totals, options: options), badgesByTypeTable(analysis.totals),
+                  caption: "Time of the flows done in the period, split equally among their contexts")
+                .markdown(.largestFirst("minutes")),
+            dailyAverageTable(analysis.totals, options: options).markdown(.latestFirst("day")),
+            badgesByTypeTable(analysis.totals),
             qualityTable(analysis.quality),
         ]
         return Report(
@@ -112,9 +120,11 @@ enum HabitsReportLayout {
                      outputs: [.xlsx, .markdown], caption: "The mean score of the day's rows")
     }
 
+    /// Badges by type, named in words (`morning login`): a chart and Markdown table for people;
+    /// `badges.csv` keeps the codes.
     private static func badgesByTypeTable(_ totals: HabitsTotals) -> Table {
         let rows: [[Value]] = HabitsBadges.all.enumerated().map { index, badge in
-            [.text(badge.name), .integer(totals.badgeCounts[index])]
+            [.text(HabitsBadges.words(badge.name)), .integer(totals.badgeCounts[index])]
         }
         return Table(name: "badges_by_type", title: "Badges by type",
                      columns: [Column("badge"), Column("count", .integer)], rows: rows,

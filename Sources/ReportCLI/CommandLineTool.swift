@@ -37,7 +37,10 @@ public enum CommandLineTool {
             return .success
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {
-            console.error("report: unknown command \"\(first)\"; commands: \(commands.map { $0.spec.name }.joined(separator: ", ")); see `report --help`")
+            let names = commands.map { $0.spec.name }
+            let hint = Suggestion.clause(for: first, among: names)
+            console.error("report: unknown command \"\(first)\"" + (hint.isEmpty
+                ? "; commands: \(names.joined(separator: ", ")); see `report --help`" : hint))
             return .usage
         }
         var databasePath = "the database"

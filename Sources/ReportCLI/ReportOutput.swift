@@ -31,7 +31,7 @@ enum ReportOutput {
     static let options: [OptionSpec] = [
         .flag("xlsx", help: "Write the XLSX workbook."),
         .flag("csv", help: "Write the CSV tables (one folder per report)."),
-        .flag("md", help: "Write the Markdown report and its SVG charts."),
+        .flag("md", help: "Write the Markdown report and its charts (SVG and PNG)."),
         .value("output", "DIR", short: "o", help: "The folder for the files (default: Reports/, created when missing)."),
         .flag("bom", help: "Start CSV files with a UTF-8 byte order mark (for Excel)."),
         .value("table", "NAME", help: "Write only this CSV table, to standard output (for a dashboard loader)."),
@@ -42,6 +42,11 @@ enum ReportOutput {
         let arguments = context.arguments
         let csvOptions = CSVOptions(bom: arguments.flag("bom"))
         if let name = arguments.value("table") {
+            // --table prints one CSV table and writes no file: asking for files too is a mistake
+            // that would otherwise pass in silence (issue 12).
+            if arguments.flag("xlsx") || arguments.flag("md") {
+                throw UsageError("--table prints one CSV table to standard output and writes no file; drop --xlsx and --md, or drop --table")
+            }
             let writer = CSVWriter(options: csvOptions)
             if name == "summary", report.table(named: name) == nil {
                 try context.console.withOutputSink { try writer.writeSummary(report.figures, to: $0) }
@@ -60,7 +65,7 @@ enum ReportOutput {
         let formats = (xlsx: arguments.flag("xlsx"), csv: arguments.flag("csv"), md: arguments.flag("md"))
         guard formats.xlsx || formats.csv || formats.md else {
             if arguments.value("output") != nil { throw UsageError("-o/--output needs a format: --xlsx, --csv or --md") }
-            let markdown = MarkdownWriter().render(report).markdown
+            let markdown = MarkdownWriter().render(report, links: .none).markdown  // no picture file is written
             try context.console.withOutputSink { try $0.write(markdown) }
             return .success
         }

@@ -52,15 +52,25 @@ public struct HeatMap: Sendable, Equatable {
     /// Draw it over the outline of a car seen from above (fleet damage).
     public var carOutline: Bool
     public var fileStem: String
+    /// The days the rows stand for, when they are days: the workbook writes them as date cells.
+    public var rowDays: [Day]?
+    /// How the cells read: `.integer` for counts, `.percent` for ratios (0.5 shows as 50 %).
+    public var valueType: ColumnType
+    /// The header of the row-label column (`Day`, `Row`), so every column has one.
+    public var rowHeader: String
 
     public init(title: String, rowLabels: [String], columnLabels: [String], cells: [[Double]],
-                carOutline: Bool, fileStem: String) {
+                carOutline: Bool, fileStem: String, rowDays: [Day]? = nil, valueType: ColumnType = .integer,
+                rowHeader: String = "") {
         self.title = title
         self.rowLabels = rowLabels
         self.columnLabels = columnLabels
         self.cells = cells
         self.carOutline = carOutline
         self.fileStem = fileStem
+        self.rowDays = rowDays
+        self.valueType = valueType
+        self.rowHeader = rowHeader
     }
 }
 

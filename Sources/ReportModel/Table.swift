@@ -32,6 +32,16 @@ public struct Rows: Sendable {
     public var all: [[Value]] { Array(make()) }
 }
 
+/// Which rows a Markdown section shows first (the whole table stays in CSV and XLSX).
+public enum MarkdownOrder: Sendable, Equatable {
+    /// The table's own order (already ranked, or a list read top to bottom).
+    case asWritten
+    /// The latest first by this date or timestamp column: a daily table in chat shows today.
+    case latestFirst(String)
+    /// The largest first by this numeric column: the table's main figure.
+    case largestFirst(String)
+}
+
 /// A table of a report: a CSV file, an XLSX sheet, a Markdown section.
 public struct Table: Sendable {
     /// The file-name stem and contract name: `vehicles` → `vehicles.csv`.
@@ -45,6 +55,11 @@ public struct Table: Sendable {
     public var markdownLimit: Int
     /// One line under the Markdown section title, saying what the table ranks or holds.
     public var caption: String?
+    /// The rows Markdown shows first; ties keep the table's order.
+    public var markdownOrder: MarkdownOrder = .asWritten
+    /// The columns Markdown shows, by name (nil: all), so that a line stays within about 120
+    /// characters in a chat window.
+    public var markdownColumns: [String]?
 
     public init(name: String, title: String? = nil, columns: [Column], rows: Rows,
                 outputs: Outputs = .all, markdownLimit: Int = 10, caption: String? = nil) {
@@ -61,5 +76,15 @@ public struct Table: Sendable {
                 outputs: Outputs = .all, markdownLimit: Int = 10, caption: String? = nil) {
         self.init(name: name, title: title, columns: columns, rows: Rows(rows), outputs: outputs,
                   markdownLimit: markdownLimit, caption: caption)
+    }
+}
+
+extension Table {
+    /// The same table, shown in Markdown in `order` and with only `columns` (nil: all).
+    public func markdown(_ order: MarkdownOrder, columns: [String]? = nil) -> Table {
+        var table = self
+        table.markdownOrder = order
+        table.markdownColumns = columns
+        return table
     }
 }

@@ -24,6 +24,21 @@ extension Day {
 extension Timestamp {
     /// Appends `2016-10-01T09:12:00+02:00` (`…Z` for offset 0; `.ffffff` only when not zero).
     public func appendISO8601(to bytes: inout [UInt8], offsetSeconds offset: Int) {
+        appendISO8601(to: &bytes, offsetSeconds: offset, fractionDigits: nil)
+    }
+
+    /// The fractional digits this instant needs: 0 on a whole second, 3 on a whole millisecond,
+    /// else 6. A CSV column is written with the most any of its values needs (SPEC §6.1).
+    public var fractionDigitsNeeded: Int {
+        let micro = Int(((microseconds % 1_000_000) + 1_000_000) % 1_000_000)
+        if micro == 0 { return 0 }
+        return micro % 1000 == 0 ? 3 : 6
+    }
+
+    /// Appends the timestamp with exactly `fractionDigits` (0, 3 or 6) fractional digits, or,
+    /// for nil, with six when the fraction is not zero and none otherwise. Digits below the
+    /// precision asked for are cut, so ask for at least `fractionDigitsNeeded`.
+    public func appendISO8601(to bytes: inout [UInt8], offsetSeconds offset: Int, fractionDigits: Int?) {
         let local = localWallClock(offsetSeconds: offset)
         local.day.appendISO8601(to: &bytes)
         bytes.append(UInt8(ascii: "T"))
@@ -32,11 +47,17 @@ extension Timestamp {
         ISO8601Bytes.appendTwoDigits(local.secondOfDay / 60 % 60, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         ISO8601Bytes.appendTwoDigits(local.secondOfDay % 60, to: &bytes)
-        if local.microsecond != 0 {
+        let digits = fractionDigits ?? (local.microsecond != 0 ? 6 : 0)
+        if digits >= 6 {
             bytes.append(UInt8(ascii: "."))
             ISO8601Bytes.appendTwoDigits(local.microsecond / 10_000, to: &bytes)
             ISO8601Bytes.appendTwoDigits(local.microsecond / 100 % 100, to: &bytes)
             ISO8601Bytes.appendTwoDigits(local.microsecond % 100, to: &bytes)
+        } else if digits >= 3 {
+            let milliseconds = local.microsecond / 1000
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: milliseconds / 100))
+            ISO8601Bytes.appendTwoDigits(milliseconds % 100, to: &bytes)
         }
         if offset == 0 {
             bytes.append(UInt8(ascii: "Z"))

@@ -21,7 +21,8 @@ struct CSVFields {
         bytes.removeAll(keepingCapacity: true)
     }
 
-    mutating func append(_ value: Value, as type: ColumnType) {
+    /// `fractionDigits`: for a timestamp, the digits its column uses (nil: as the value needs).
+    mutating func append(_ value: Value, as type: ColumnType, fractionDigits: Int? = nil) {
         switch value {
         case .empty:
             return
@@ -42,7 +43,8 @@ struct CSVFields {
         case .day(let day):
             day.appendISO8601(to: &bytes)
         case .timestamp(let timestamp):
-            timestamp.appendISO8601(to: &bytes, offsetSeconds: timestamp.offsetSeconds)
+            timestamp.appendISO8601(to: &bytes, offsetSeconds: timestamp.offsetSeconds,
+                                    fractionDigits: fractionDigits)
         case .boolean(let flag):
             bytes.append(contentsOf: flag ? CSVFields.trueBytes : CSVFields.falseBytes)
         }

@@ -70,19 +70,43 @@ public struct CSVWriter: Sendable {
         }
         fields.appendLineEnd()
         let types = table.columns.map(\.type)
+        let fractionDigits = CSVWriter.timestampFractionDigits(of: table)
         let rows = table.rows.makeIterator()
         while let row = rows.next() {
             // Every record has exactly the header's fields (RFC 4180): a short row gets empty
             // fields, values past the last column (an analyzer bug) are not written.
             for index in 0..<types.count {
                 if index > 0 { fields.appendSeparator() }
-                fields.append(index < row.count ? row[index] : .empty, as: types[index])
+                fields.append(index < row.count ? row[index] : .empty, as: types[index],
+                              fractionDigits: fractionDigits[index])
             }
             fields.appendLineEnd()
             if fields.bytes.count >= ByteSink.chunkSize { try fields.drain(into: sink) }
         }
         try fields.drain(into: sink)
         try sink.flush()
+    }
+
+    /// The fractional digits of each column's timestamps (nil for a column without any): the
+    /// most any of its values needs, 0, 3 or 6, so that every row of a column has one format
+    /// and pandas' `to_datetime` or DuckDB's `read_csv_auto` read it as timestamps (a column
+    /// mixing `…15:47:28+02:00` and `…15:47:28.859000+02:00` stays text there). It costs one
+    /// more pass over the rows, made only for a table with a timestamp column.
+    static func timestampFractionDigits(of table: Table) -> [Int?] {
+        var digits = [Int?](repeating: nil, count: table.columns.count)
+        let indices = table.columns.indices.filter { table.columns[$0].type == .timestamp }
+        guard !indices.isEmpty else { return digits }
+        for index in indices { digits[index] = 0 }
+        let rows = table.rows.makeIterator()
+        while let row = rows.next() {
+            for index in indices where index < row.count {
+                if case .timestamp(let timestamp) = row[index], let current = digits[index],
+                   current < 6 {
+                    digits[index] = max(current, timestamp.fractionDigitsNeeded)
+                }
+            }
+        }
+        return digits
     }
 
     /// Writes `summary.csv`: a `metric,value` header, then one row per figure, its value

@@ -11,9 +11,15 @@ import ReportModel
 public struct MarkdownWriter: Sendable {
     public init() {}
 
+    /// Which picture files the Markdown links: none (the text goes to standard output, no file
+    /// is written beside it), the SVG files, or the PNG files with their SVG beside them.
+    public enum PictureLinks: Sendable, Equatable { case none, svg, pngAndSVG }
+
     /// The Markdown text and the SVG files it links (`name` is the sanitized file name, to be
-    /// written beside the `.md`), without touching the disk: the CLI prints the text to stdout.
-    public func render(_ report: Report) -> (markdown: String, svgs: [(name: String, content: String)]) {
+    /// written beside the `.md`), without touching the disk. `links` says which files exist:
+    /// Markdown printed on standard output links none, since no file is written beside it.
+    public func render(_ report: Report, links: PictureLinks = .svg)
+        -> (markdown: String, svgs: [(name: String, content: String)]) {
         var lines: [String] = []
         lines.append("# " + MarkdownText.singleLine(report.title))
         lines.append("")
@@ -38,34 +44,66 @@ public struct MarkdownWriter: Sendable {
             lines += MarkdownTable.lines(table)
         }
         let svgs = pictures(report)
-        if !svgs.isEmpty {
+        let sentences = report.charts.compactMap { ChartSinglePoint.sentence(for: $0, in: report) }
+        if !svgs.isEmpty || !sentences.isEmpty {
             lines += ["", "## Charts"]
-            for picture in svgs {
-                lines += ["", "![" + MarkdownText.altText(picture.title) + "](" + picture.name + ")"]
+            switch links {
+            case .none where !svgs.isEmpty:
+                lines += ["", "The charts are written as PNG and SVG files when the report is saved to a folder."]
+            case .none:
+                break
+            case .svg:
+                for picture in svgs {
+                    lines += ["", "![" + MarkdownText.altText(picture.title) + "](" + picture.name + ")"]
+                }
+            case .pngAndSVG:
+                for picture in svgs {
+                    // The SVG on its own line (the same paragraph), so that lines stay short.
+                    lines += ["", "![" + MarkdownText.altText(picture.title) + "](" + MarkdownWriter.pngName(picture.name) + ")",
+                              "[SVG](" + picture.name + ")"]
+                }
             }
+            for sentence in sentences { lines += ["", MarkdownText.singleLine(sentence)] }
         }
         if !report.notes.isEmpty {
             lines += ["", "## Notes", ""]
-            lines += report.notes.map { "- " + MarkdownText.singleLine($0) }
+            lines += report.notes.flatMap { MarkdownText.wrapped("- " + MarkdownText.singleLine($0)) }
         }
         return (lines.joined(separator: "\n") + "\n", svgs.map { ($0.name, $0.content) })
     }
 
-    /// Writes `<directory>/<sanitized baseName>.md` and its SVG files beside it, each atomically
-    /// (the pictures first, so the report never links a file that is not there yet). Returns the
-    /// `.md` URL followed by the SVG URLs.
+    /// Writes `<directory>/<sanitized baseName>.md` and its pictures beside it, each as SVG and as
+    /// PNG (drawn by librsvg, for chat apps that show no SVG), each file atomically and the
+    /// pictures first, so the report never links a file that is not there. If a PNG cannot be
+    /// drawn, the report links the SVG files only. Returns the `.md` URL, then each picture's
+    /// SVG and PNG URLs.
     public func write(_ report: Report, to directory: URL) throws -> [URL] {
-        let rendered = render(report)
+        let svgs = render(report, links: .none).svgs
         var written: [URL] = []
-        for picture in rendered.svgs {
+        var pngs: [(url: URL, bytes: [UInt8])] = []
+        for picture in svgs {
             let url = try OutputFiles.location(of: picture.name, in: directory)
             try OutputFiles.writeFile(at: url, contents: picture.content)
             written.append(url)
+            if let bytes = try? PNGRenderer.png(fromSVG: picture.content) {
+                pngs.append((try OutputFiles.location(of: MarkdownWriter.pngName(picture.name), in: directory), bytes))
+            }
         }
+        let allDrawn = pngs.count == svgs.count
+        if allDrawn {
+            for png in pngs { try OutputFiles.writeFile(at: png.url) { try $0.write(png.bytes) } }
+            written = zip(written, pngs).flatMap { [$0, $1.url] }
+        }
+        let markdown = render(report, links: allDrawn ? .pngAndSVG : .svg).markdown
         let markdownURL = try OutputFiles.location(of: OutputFiles.fileName(report.baseName, extension: "md"),
                                                    in: directory)
-        try OutputFiles.writeFile(at: markdownURL, contents: rendered.markdown)
+        try OutputFiles.writeFile(at: markdownURL, contents: markdown)
         return [markdownURL] + written
+    }
+
+    /// `fleet-salon2016-heatmap.svg` → `fleet-salon2016-heatmap.png`.
+    static func pngName(_ svgName: String) -> String {
+        (svgName.hasSuffix(".svg") ? String(svgName.dropLast(4)) : svgName) + ".png"
     }
 
     /// Each chart, then the heat map, as `<baseName>-<fileStem>.svg` (sanitized; a repeated
@@ -83,7 +121,10 @@ public struct MarkdownWriter: Sendable {
             names.insert(name)
             result.append((title, name, content))
         }
-        for chart in report.charts { add(chart.title, chart.fileStem, SVGCharts.render(chart, in: report)) }
+        // A chart of one point is a sentence instead (`ChartSinglePoint`): a lone dot is not a chart.
+        for chart in report.charts where ChartSinglePoint.sentence(for: chart, in: report) == nil {
+            add(chart.title, chart.fileStem, SVGCharts.render(chart, in: report))
+        }
         if let heatMap = report.heatMap { add(heatMap.title, heatMap.fileStem, SVGCharts.render(heatMap)) }
         return result
     }

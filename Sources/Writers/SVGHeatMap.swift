@@ -36,11 +36,11 @@ extension SVGCharts {
                 let x = left + Double(column) * cellWidth
                 document.rect(x: x, y: y, width: cellWidth, height: cellHeight, fill: colour(share),
                               stroke: "#999999", opacity: heatMap.carOutline ? 0.85 : nil)
-                document.text(value.isFinite ? count(value) : "", x: x + cellWidth / 2, y: y + cellHeight / 2 + 4,
+                document.text(value.isFinite ? cellText(value, heatMap.valueType) : "", x: x + cellWidth / 2, y: y + cellHeight / 2 + 4,
                               size: 12, anchor: "middle", fill: share > 0.6 ? "#ffffff" : "#222222")
             }
         }
-        scale(largest: largest, top: top, height: gridHeight, &document)
+        scale(largest: largest, type: heatMap.valueType, top: top, height: gridHeight, &document)
         return document.rendered()
     }
 
@@ -61,7 +61,13 @@ extension SVGCharts {
     }
 
     /// The colour scale at the right: a vertical white → red bar from 0 to the largest count.
-    private static func scale(largest: Double, top: Double, height: Double, _ document: inout SVGDocument) {
+    /// A cell's text: a ratio as a whole percent (`67 %`), a count as `count` shows it.
+    private static func cellText(_ value: Double, _ type: ColumnType) -> String {
+        type == .percent ? DisplayText.percent(value) : count(value)
+    }
+
+    private static func scale(largest: Double, type: ColumnType, top: Double, height: Double,
+                              _ document: inout SVGDocument) {
         let x = 560.0
         let steps = 10
         for step in 0..<steps {
@@ -70,8 +76,8 @@ extension SVGCharts {
                           height: height / Double(steps), fill: colour(share))
         }
         document.rect(x: x, y: top, width: 18, height: height, fill: "none", stroke: "#999999")
-        document.text(count(largest), x: x + 24, y: top + 10, size: 11)
-        document.text("0", x: x + 24, y: top + height, size: 11)
+        document.text(cellText(largest, type), x: x + 24, y: top + 10, size: 11)
+        document.text(cellText(0, type), x: x + 24, y: top + height, size: 11)
     }
 
     /// A car seen from above, front at the top: rounded body, windscreen and rear window,

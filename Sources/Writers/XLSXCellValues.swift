@@ -7,6 +7,9 @@ import Time
 enum XLSXCellValues {
     static let dateFormat = "yyyy-mm-dd"
     static let timestampFormat = "yyyy-mm-dd hh:mm"
+    /// Booleans read `TRUE`/`FALSE` in every column and program: LibreOffice otherwise shows
+    /// some boolean columns as `1`/`0` (Excel ignores the format and shows TRUE/FALSE anyway).
+    static let booleanFormat = "\"TRUE\";\"TRUE\";\"FALSE\""
     /// Excel's limit on the characters of one cell (UTF-16 units).
     static let maximumTextLength = 32_767
     /// What a cut string ends with, so that a reader sees it is not whole.
@@ -15,7 +18,8 @@ enum XLSXCellValues {
     /// The Excel number format of numeric values in a column of this type; nil for General.
     static func numberFormat(for type: ColumnType) -> String? {
         switch type {
-        case .text, .boolean: return nil
+        case .text: return nil
+        case .boolean: return booleanFormat
         case .integer: return "0"
         case .decimal(let places):
             let places = min(max(places, 0), 30)
@@ -106,7 +110,9 @@ enum XLSXCellValues {
 
     /// A column width in Excel character units: the widest value plus padding, clamped so that one
     /// long note does not make a sheet unusable and a one-letter code is still clickable.
+    static let maximumColumnWidth = 60
+
     static func columnWidth(forCharacters characters: Int) -> Double {
-        Double(min(max(characters + 2, 6), 60))
+        Double(min(max(characters + 2, 6), maximumColumnWidth))
     }
 }

@@ -10,12 +10,17 @@ struct XLSXColumnStyle {
     let date: XLSXWorkbook.Format
     /// For `.timestamp` values, whatever the column's type.
     let timestamp: XLSXWorkbook.Format
+    /// For `.boolean` values, whatever the column's type: one kind of boolean cell everywhere.
+    let boolean: XLSXWorkbook.Format
+    /// For `.text` values (nil: General); a wrapping format in a column too narrow for its text.
+    var text: XLSXWorkbook.Format?
 
     init(_ type: ColumnType, in workbook: XLSXWorkbook) throws {
         self.type = type
         number = try XLSXCellValues.numberFormat(for: type).map { try workbook.numberFormat($0) }
         date = try workbook.numberFormat(XLSXCellValues.dateFormat)
         timestamp = try workbook.numberFormat(XLSXCellValues.timestampFormat)
+        boolean = try workbook.numberFormat(XLSXCellValues.booleanFormat)
     }
 }
 
@@ -64,10 +69,10 @@ struct XLSXCellWriter {
             guard number.isFinite else { return }
             error = worksheet_write_number(sheet, row, column, number, style.number)
         case .text(let text):
-            try writeText(text, row: row, column: column, format: nil)
+            try writeText(text, row: row, column: column, format: style.text)
             return
         case .boolean(let flag):
-            error = worksheet_write_boolean(sheet, row, column, flag ? 1 : 0, nil)
+            error = worksheet_write_boolean(sheet, row, column, flag ? 1 : 0, style.boolean)
         case .day(let day):
             guard let serial = XLSXCellValues.serial(of: day) else {
                 try writeText(day.description, row: row, column: column, format: nil)

@@ -8,16 +8,27 @@ struct XLSXCharts {
     static let rowsPerChart: UInt32 = 16
     /// Charts sit to the right of the Summary's two text columns.
     static let column: UInt16 = 3
+    /// The last column a chart reaches: a default chart is 480 px wide, 7.5 default columns.
+    static let lastColumn: UInt16 = column + 7
+    /// Rows a chart covers from its top row (288 px at 20 px a row).
+    static let rowsTall: UInt32 = 15
 
     let workbook: XLSXWorkbook
     let cells: XLSXCellWriter
     let log: XLSXWriteLog
 
     /// Inserts every chart that can be drawn; a chart that cannot (unknown table or column, no
-    /// rows) becomes a note on the Summary instead of failing the whole report.
-    func insert(_ charts: [Chart], placed: [String: XLSXPlacedTable]) throws {
+    /// rows) becomes a note on the Summary instead of failing the whole report, and so does a
+    /// chart of a single point (`ChartSinglePoint`). Returns the last row the charts cover
+    /// (nil: no chart), for the print area.
+    @discardableResult
+    func insert(_ charts: [Chart], placed: [String: XLSXPlacedTable], report: Report) throws -> UInt32? {
         var slot: UInt32 = 0
         for chart in charts {
+            if let sentence = ChartSinglePoint.sentence(for: chart, in: report) {
+                log.note(sentence)
+                continue
+            }
             guard let table = placed[chart.table] else {
                 log.note("Chart “\(chart.title)” not drawn: table “\(chart.table)” is not in the workbook.")
                 continue
@@ -46,6 +57,7 @@ struct XLSXCharts {
             try draw(chart, table: table, category: category, series: series, row: 1 + slot * XLSXCharts.rowsPerChart)
             slot += 1
         }
+        return slot == 0 ? nil : (slot - 1) * XLSXCharts.rowsPerChart + 1 + XLSXCharts.rowsTall
     }
 
     private func draw(_ chart: Chart, table: XLSXPlacedTable, category: Int, series: [Int], row: UInt32) throws {
@@ -79,6 +91,11 @@ struct XLSXCharts {
             }
             if series.allSatisfy({ table.columns[$0].type == .percent }) {
                 chart_axis_set_num_format(excelChart.pointee.y_axis, try workbook.own("0%"))
+            }
+            // A value axis starts at 0 unless a value is below it: LibreOffice otherwise starts an
+            // occupancy axis at 110 % and makes 120 % look like four times 115 %.
+            if series.allSatisfy({ (table.minimums[$0] ?? 0) >= 0 }) {
+                chart_axis_set_min(excelChart.pointee.y_axis, 0)
             }
         }
         if chart.kind != .pie && series.count == 1 {

@@ -3,34 +3,61 @@ import ReportModel
 
 /// The damage-zone grid (or any `HeatMap`) as numbers under a three-colour scale: white for none,
 /// through yellow, to red for the most.
+///
+/// Row 0 is the title; row 1 a header over every column (the row header, `Day`, then the column
+/// labels); then one row per grid row. Rows that stand for days are date cells, wide enough to
+/// read; values take the heat map's number format (`0%` for occupancy, `0` for counts), so the
+/// sheet shows `67%` where the ratio is 0.6667.
 struct XLSXHeatMapSheet {
     static let title = "Heat map"
 
     let heatMap: HeatMap
     let workbook: XLSXWorkbook
     let cells: XLSXCellWriter
+    let printSetup: XLSXPrintSetup
 
     func write() throws {
         let bold = workbook.bold
-        let number = try XLSXColumnStyle(.text, in: workbook)
+        // Whole percents (`67%`) or the type's own format (`0` for counts).
+        let valueCode = heatMap.valueType == .percent ? "0%" : XLSXCellValues.numberFormat(for: heatMap.valueType) ?? "0"
+        let valueFormat = try workbook.numberFormat(valueCode)
+        let dateStyle = try XLSXColumnStyle(.date, in: workbook)
         try cells.writeText(heatMap.title, row: 0, column: 0, format: bold)
         let columnCount = min(heatMap.cells.map(\.count).max() ?? 0, XLSXTableSheet.maximumColumns - 1)
         let rowCount = min(heatMap.cells.count, XLSXTableSheet.maximumDataRowsPerSheet - 2)
+        try cells.writeText(heatMap.rowHeader, row: 1, column: 0, format: workbook.headerFormat(for: .text))
+        var labelWidth = heatMap.rowHeader.count
+        var valueWidth = 6
         for column in 0..<columnCount {
             let label = column < heatMap.columnLabels.count ? heatMap.columnLabels[column] : ""
-            try cells.writeText(label, row: 1, column: UInt16(column + 1), format: bold)
+            valueWidth = max(valueWidth, label.count)
+            try cells.writeText(label, row: 1, column: UInt16(column + 1),
+                                format: workbook.headerFormat(for: heatMap.valueType))
         }
         for rowIndex in 0..<rowCount {
             let row = UInt32(rowIndex + 2)
-            let label = rowIndex < heatMap.rowLabels.count ? heatMap.rowLabels[rowIndex] : ""
-            try cells.writeText(label, row: row, column: 0, format: bold)
-            for (column, value) in heatMap.cells[rowIndex].prefix(columnCount).enumerated() {
-                try cells.write(.number(value), row: row, column: UInt16(column + 1), style: number)
+            if let days = heatMap.rowDays, rowIndex < days.count {
+                try cells.write(.day(days[rowIndex]), row: row, column: 0, style: dateStyle)
+                labelWidth = max(labelWidth, 10)
+            } else {
+                let label = rowIndex < heatMap.rowLabels.count ? heatMap.rowLabels[rowIndex] : ""
+                labelWidth = max(labelWidth, label.count)
+                try cells.writeText(label, row: row, column: 0, format: bold)
+            }
+            for (column, value) in heatMap.cells[rowIndex].prefix(columnCount).enumerated() where value.isFinite {
+                try cells.check(worksheet_write_number(cells.sheet, row, UInt16(column + 1), value, valueFormat),
+                                row: row, column: UInt16(column + 1))
             }
         }
-        try cells.check(worksheet_set_column(cells.sheet, 0, 0, 8, nil), detail: "column width")
+        let widths = [XLSXCellValues.columnWidth(forCharacters: labelWidth + 1)]
+            + Array(repeating: XLSXCellValues.columnWidth(forCharacters: valueWidth + 1), count: columnCount)
+        for (index, width) in widths.enumerated() {
+            try cells.check(worksheet_set_column(cells.sheet, UInt16(index), UInt16(index), width, nil),
+                            detail: "column width")
+        }
+        try printSetup.apply(to: cells, widths: widths, repeatHeader: false, onePage: false)
+        try cells.check(worksheet_repeat_rows(cells.sheet, 1, 1), row: 1, column: 0, detail: "repeated header row")
         guard rowCount > 0, columnCount > 0 else { return }
-        try cells.check(worksheet_set_column(cells.sheet, 1, UInt16(columnCount), 8, nil), detail: "column width")
         var scale = lxw_conditional_format()
         scale.type = UInt8(LXW_CONDITIONAL_3_COLOR_SCALE.rawValue)
         scale.min_color = 0xFFFFFF

@@ -13,9 +13,11 @@ struct XLSXSummarySheet {
     let report: Report
     let workbook: XLSXWorkbook
     let cells: XLSXCellWriter
+    let printSetup: XLSXPrintSetup
 
     func write(placed: [String: XLSXPlacedTable]) throws {
-        try XLSXCharts(workbook: workbook, cells: cells, log: cells.log).insert(report.charts, placed: placed)
+        let chartsEnd = try XLSXCharts(workbook: workbook, cells: cells, log: cells.log)
+            .insert(report.charts, placed: placed, report: report)
 
         var row: UInt32 = 0
         var labelCharacters = 12
@@ -61,9 +63,28 @@ struct XLSXSummarySheet {
                 row += 1
             }
         }
-        try cells.check(worksheet_set_column(cells.sheet, 0, 0, XLSXCellValues.columnWidth(forCharacters: labelCharacters), nil),
-                        detail: "column width")
-        try cells.check(worksheet_set_column(cells.sheet, 1, 1, XLSXCellValues.columnWidth(forCharacters: valueCharacters), nil),
-                        detail: "column width")
+        let labelWidth = XLSXCellValues.columnWidth(forCharacters: labelCharacters)
+        let valueWidth = XLSXCellValues.columnWidth(forCharacters: valueCharacters)
+        try cells.check(worksheet_set_column(cells.sheet, 0, 0, labelWidth, nil), detail: "column width")
+        try cells.check(worksheet_set_column(cells.sheet, 1, 1, valueWidth, nil), detail: "column width")
+        try setUpPrinting(lastTextRow: max(row, 1) - 1, chartsEnd: chartsEnd, notes: notes,
+                          widths: [labelWidth, valueWidth])
+    }
+
+    /// One page, charts whole: the print area spans the figures and the charts beside them (and
+    /// the notes, which run to the right of column A), and is fitted to one page.
+    private func setUpPrinting(lastTextRow: UInt32, chartsEnd: UInt32?, notes: [String], widths: [Double]) throws {
+        let defaultWidth = 8.43
+        var lastColumn: UInt16 = chartsEnd == nil ? 1 : XLSXCharts.lastColumn
+        var covered = widths.reduce(0, +) + Double(lastColumn - 1) * defaultWidth
+        let longestNote = Double(notes.map(\.count).max() ?? 0)
+        while covered < longestNote * 1.0 && lastColumn < 30 {
+            lastColumn += 1
+            covered += defaultWidth
+        }
+        let allWidths = widths + Array(repeating: defaultWidth, count: Int(lastColumn) - 1)
+        try printSetup.apply(to: cells, widths: allWidths, repeatHeader: false, onePage: true)
+        let lastRow = max(lastTextRow, chartsEnd ?? 0)
+        try cells.check(worksheet_print_area(cells.sheet, 0, 0, lastRow, lastColumn), detail: "print area")
     }
 }

@@ -8,6 +8,9 @@ struct XLSXPlacedTable {
     /// Data rows on that sheet (charts use that sheet only).
     let dataRowsOnFirstSheet: Int
     let columns: [Column]
+    /// The smallest number of each column on that sheet (nil: none), so a chart knows whether
+    /// its value axis can start at 0.
+    let minimums: [Double?]
 }
 
 /// Writes one table as one sheet, or several when it passes Excel's row limit: bold frozen header,
@@ -27,6 +30,7 @@ struct XLSXTableSheet {
     let workbook: XLSXWorkbook
     let log: XLSXWriteLog
     let dataRowsPerSheet: Int
+    let printSetup: XLSXPrintSetup
 
     func write(names: inout XLSXSheetNames) throws -> XLSXPlacedTable {
         let columns = table.columns
@@ -34,33 +38,58 @@ struct XLSXTableSheet {
             throw XLSXError.invalid("table “\(table.name)” has \(columns.count) columns; Excel allows "
                                     + "\(XLSXTableSheet.maximumColumns)", sheet: table.title)
         }
-        let styles = try columns.map { try XLSXColumnStyle($0.type, in: workbook) }
+        var styles = try columns.map { try XLSXColumnStyle($0.type, in: workbook) }
         let iterator = table.rows.makeIterator()
         var sample: [[Value]] = []
         while sample.count < XLSXTableSheet.widthSampleRows, let row = iterator.next() { sample.append(row) }
         let widths = XLSXTableSheet.widths(columns: columns, sample: sample)
+        let wrapped = widths.indices.filter { widths[$0] >= Double(XLSXCellValues.maximumColumnWidth) }
+        for index in wrapped { styles[index].text = try workbook.wrappingTextFormat() }
 
         let firstName = names.claim(table.title)
         var cells = try startSheet(named: firstName, widths: widths)
         var sheetNumber = 1
         var row: UInt32 = 0
         var dataRowsOnFirstSheet = 0
+        var minimums = [Double?](repeating: nil, count: columns.count)
+        var minimumsOnFirstSheet: [Double?]?
         let columnCount = min(columns.count, XLSXTableSheet.maximumColumns)
         let rowLimit = UInt32(dataRowsPerSheet)
 
         func writeRow(_ values: [Value]) throws {
             if row == rowLimit {
                 try finishSheet(cells, dataRows: Int(row))
-                if sheetNumber == 1 { dataRowsOnFirstSheet = Int(row) }
+                if sheetNumber == 1 {
+                    dataRowsOnFirstSheet = Int(row)
+                    minimumsOnFirstSheet = minimums
+                }
                 sheetNumber += 1
                 cells = try startSheet(named: names.claimContinuation(of: firstName, number: sheetNumber),
                                        widths: widths)
                 row = 0
             }
             row += 1
+            if !wrapped.isEmpty {
+                // Spreadsheet programs do not grow a row for wrapped text on opening: give it
+                // the lines its longest wrapped cell needs (15 points a line).
+                var lines = 1
+                for index in wrapped where index < values.count {
+                    if case .text(let text) = values[index] {
+                        let perLine = max(Int(widths[index] * 1.15) - 2, 1)
+                        lines = max(lines, (text.unicodeScalars.count + perLine - 1) / perLine)
+                    }
+                }
+                if lines > 1 {
+                    try cells.check(worksheet_set_row(cells.sheet, row, Double(min(lines, 20)) * 15, nil),
+                                    row: row, column: 0, detail: "row height")
+                }
+            }
             var column: UInt16 = 0
             for value in values.prefix(columnCount) {
                 try cells.write(value, row: row, column: column, style: styles[Int(column)])
+                if sheetNumber == 1, let number = value.doubleValue, number.isFinite {
+                    minimums[Int(column)] = min(minimums[Int(column)] ?? number, number)
+                }
                 column += 1
             }
         }
@@ -69,7 +98,8 @@ struct XLSXTableSheet {
         while let values = iterator.next() { try writeRow(values) }
         try finishSheet(cells, dataRows: Int(row))
         if sheetNumber == 1 { dataRowsOnFirstSheet = Int(row) }
-        return XLSXPlacedTable(sheetName: firstName, dataRowsOnFirstSheet: dataRowsOnFirstSheet, columns: columns)
+        return XLSXPlacedTable(sheetName: firstName, dataRowsOnFirstSheet: dataRowsOnFirstSheet, columns: columns,
+                               minimums: minimumsOnFirstSheet ?? minimums)
     }
 
     /// Header widths (plus room for the filter button) against the widest sampled value.
@@ -83,7 +113,8 @@ struct XLSXTableSheet {
         return characters.map(XLSXCellValues.columnWidth(forCharacters:))
     }
 
-    /// A new sheet with widths, the bold header row and the frozen pane under it.
+    /// A new sheet with widths, the bold header row (each title aligned as its column), the
+    /// frozen pane under it and the print setup.
     private func startSheet(named name: String, widths: [Double]) throws -> XLSXCellWriter {
         let sheet = try workbook.addSheet(named: name)
         let cells = XLSXCellWriter(sheet: sheet, sheetName: name, log: log)
@@ -93,9 +124,10 @@ struct XLSXTableSheet {
                             detail: "column width")
         }
         for (index, column) in table.columns.enumerated() {
-            try cells.writeText(column.title, row: 0, column: UInt16(index), format: workbook.bold)
+            try cells.writeText(column.title, row: 0, column: UInt16(index), format: workbook.headerFormat(for: column.type))
         }
         if !table.columns.isEmpty { worksheet_freeze_panes(sheet, 1, 0) }
+        try printSetup.apply(to: cells, widths: widths, repeatHeader: !table.columns.isEmpty, onePage: false)
         return cells
     }
 

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ReportModel
 
 /// One open libxlsxwriter workbook: the only owner of `lxw_workbook` and its C strings.
 ///
@@ -88,6 +89,37 @@ final class XLSXWorkbook {
         let format = try addFormat()
         code.withCString { format_set_num_format(format, $0) }
         formats[code] = format
+        return format
+    }
+
+    /// The bold header format of a column, aligned as its cells are: numbers, dates and
+    /// timestamps to the right, booleans centred (as Excel shows them), text to the left, so that
+    /// a header sits above its values.
+    func headerFormat(for type: ColumnType) throws -> Format? {
+        let alignment: lxw_format_alignments
+        switch type {
+        case .text: return bold
+        case .boolean: alignment = LXW_ALIGN_CENTER
+        case .integer, .decimal, .percent, .hours, .euros, .date, .timestamp: alignment = LXW_ALIGN_RIGHT
+        }
+        let key = "\u{0}header\(alignment.rawValue)"
+        if let format = formats[key] { return format }
+        let format = try addFormat()
+        format_set_bold(format)
+        format_set_align(format, UInt8(alignment.rawValue))
+        formats[key] = format
+        return format
+    }
+
+    /// Text that wraps inside its column, top-aligned: a long detail in a column capped at 60
+    /// characters would otherwise run across the empty cells to its right and off the page.
+    func wrappingTextFormat() throws -> Format {
+        let key = "\u{0}wrap"
+        if let format = formats[key] { return format }
+        let format = try addFormat()
+        format_set_text_wrap(format)
+        format_set_align(format, UInt8(LXW_ALIGN_VERTICAL_TOP.rawValue))
+        formats[key] = format
         return format
     }
 

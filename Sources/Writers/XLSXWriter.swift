@@ -50,21 +50,24 @@ public struct XLSXWriter: Sendable {
                                    comments: "Made by report \(report.toolVersion)",
                                    created: Int64(report.asOf.seconds.rounded(.down)))
         let log = XLSXWriteLog()
+        let printSetup = XLSXPrintSetup(title: report.title, scope: report.scope)
         var names = XLSXSheetNames()
         let summaryName = names.claim(XLSXSummarySheet.title)
         let summary = XLSXCellWriter(sheet: try workbook.addSheet(named: summaryName), sheetName: summaryName, log: log)
         if let heatMap = report.heatMap {
             let name = names.claim(XLSXHeatMapSheet.title)
             let cells = XLSXCellWriter(sheet: try workbook.addSheet(named: name), sheetName: name, log: log)
-            try XLSXHeatMapSheet(heatMap: heatMap, workbook: workbook, cells: cells).write()
+            try XLSXHeatMapSheet(heatMap: heatMap, workbook: workbook, cells: cells, printSetup: printSetup).write()
         }
         var placed: [String: XLSXPlacedTable] = [:]
         for table in XLSXWriter.sheetOrder(report.tables) {
-            let sheet = XLSXTableSheet(table: table, workbook: workbook, log: log, dataRowsPerSheet: dataRowsPerSheet)
+            let sheet = XLSXTableSheet(table: table, workbook: workbook, log: log, dataRowsPerSheet: dataRowsPerSheet,
+                                       printSetup: printSetup)
             let place = try sheet.write(names: &names)
             if placed[table.name] == nil { placed[table.name] = place }
         }
-        try XLSXSummarySheet(report: report, workbook: workbook, cells: summary).write(placed: placed)
+        try XLSXSummarySheet(report: report, workbook: workbook, cells: summary, printSetup: printSetup)
+            .write(placed: placed)
     }
 
     /// The tables that go into the workbook, in report order with `quality` moved last.

@@ -50,7 +50,10 @@ final class BookingsAnalysisContractTests: XCTestCase {
             for series in chart.series { XCTAssertTrue(names.contains(series), chart.title) }
         }
         XCTAssertEqual(report.table(named: "occupancy_by_period")?.outputs, [.xlsx, .markdown])
-        XCTAssertEqual(report.heatMap?.columnLabels, ["morning", "afternoon", "evening"])
+        XCTAssertEqual(report.heatMap?.columnLabels, ["Morning", "Afternoon", "Evening"])
+        XCTAssertEqual(report.heatMap?.rowHeader, "Day")
+        XCTAssertEqual(report.heatMap?.valueType, .percent)
+        XCTAssertEqual(report.heatMap?.rowDays?.map(\.description), report.heatMap?.rowLabels)
         XCTAssertEqual(report.heatMap?.carOutline, false)
     }
 

@@ -40,7 +40,7 @@ final class BookingsAnalysisOccupancyTests: XCTestCase {
         assertNumber(evening[4], 2.0)
         let heatMap = try XCTUnwrap(report.heatMap)
         let row = try XCTUnwrap(heatMap.rowLabels.firstIndex(of: "2026-11-13"))
-        XCTAssertEqual(heatMap.cells[row][2], 200, accuracy: 1e-9)
+        XCTAssertEqual(heatMap.cells[row][2], 2.0, accuracy: 1e-9)  // a ratio, shown as 200 %
         let byPeriod = try report.rows("occupancy_by_period")
         XCTAssertEqual(byPeriod.map { $0[0] }, [.text("morning"), .text("afternoon"), .text("evening")])
         XCTAssertEqual(Array(byPeriod[2].prefix(3)), [.text("evening"), .integer(2), .integer(4)])

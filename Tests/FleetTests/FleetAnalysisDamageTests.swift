@@ -1,4 +1,5 @@
 import XCTest
+import Writers
 @testable import Fleet
 
 /// New damage by the pairing rule, between-loans damage, zones and the heat map (SPEC §5).
@@ -53,6 +54,26 @@ final class FleetAnalysisDamageTests: FleetAnalysisTestCase {
         XCTAssertEqual(driver["company"], .text("Le Journal"))
         assertNumber(driver["damage_rate"], 1)
         XCTAssertEqual(try rows(report, "most_damaging_drivers").map { $0["driver_id"] }, [.text("d1")])
+    }
+
+    /// Impact coordinates keep the two decimals they were recorded with (SPEC §6.1) in CSV and
+    /// Markdown: `320.01` stays `320.01`, not `320.0`.
+    func testImpactCoordinatesKeepTwoDecimalsInEveryFormat() throws {
+        try importEvent()
+        try importAssignments([
+            assignment("1", plate: "DMG1", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T12:00:00+02:00",
+                       checkOut: record("o1", at: "2016-10-01T09:00:00+02:00"),
+                       checkIn: record("i1", at: "2016-10-01T12:00:00+02:00", impacts: [("scratch", 320.01, 45.5)])),
+        ])
+        let report = try makeReport()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-xy-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try CSVWriter().write(report, to: directory)
+        let csv = try String(contentsOf: directory.appendingPathComponent(report.baseName + "/damage.csv"), encoding: .utf8)
+        XCTAssertTrue(csv.contains(",scratch,320.01,45.50,D1,true"), csv)
+        let markdown = MarkdownWriter().render(report).markdown
+        XCTAssertTrue(markdown.contains("| scratch | 320.01 | 45.50 | D1 |"), markdown)
     }
 
     /// A mark at check-out that the same car's previous returned loan did not show at check-in is

@@ -99,10 +99,13 @@ final class HabitsReportTests: XCTestCase {
             [day("2026-11-10"), .number(35)],  // (50 + 20) / 2
             [day("2026-11-11"), .number(15)],  // (0 + 30) / 2
         ])
+        // Words for people in the chart's table and the figures' titles; badges.csv keeps the codes.
         XCTAssertEqual(report.rows("badges_by_type"), [
-            [.text("morning_login"), .integer(1)], [.text("three_tasks"), .integer(0)], [.text("focus_15"), .integer(1)],
-            [.text("flow_done"), .integer(1)], [.text("ultimate"), .integer(0)],
+            [.text("morning login"), .integer(1)], [.text("three tasks"), .integer(0)], [.text("15 min focus"), .integer(1)],
+            [.text("flow done"), .integer(1)], [.text("ultimate"), .integer(0)],
         ])
+        XCTAssertEqual(report.figures.first { $0.metric == "badges_morning_login" }?.title, "Badges: morning login")
+        XCTAssertEqual(report.rows("badges").map { $0[2] }, [.text("morning_login"), .text("focus_15"), .text("flow_done")])
         XCTAssertEqual(report.rows("daily").map { [$0[0], $0[1], $0[2]] }, [
             [.text("a"), day("2026-11-10"), .integer(50)], [.text("a"), day("2026-11-11"), .integer(0)],
             [.text("b"), day("2026-11-10"), .integer(20)], [.text("b"), day("2026-11-11"), .integer(30)],

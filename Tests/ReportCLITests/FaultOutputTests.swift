@@ -32,7 +32,7 @@ final class FaultOutputTests: CLITestCase {
         let first = try fleet(["--xlsx", "--csv", "--md", "-q"], to: disk.path)
         XCTAssertEqual(first.status, 0, first.err)
         let before = try contents(of: disk.url)
-        XCTAssertEqual(before.count, 13, before.keys.sorted().joined(separator: ", "))
+        XCTAssertEqual(before.count, 16, before.keys.sorted().joined(separator: ", "))  // 3 charts as SVG and PNG
         try disk.fill(leaving: 8 << 10)
         let withFiller = try contents(of: disk.url)
         let suffix = ": no space left on the device; free some space and run again"

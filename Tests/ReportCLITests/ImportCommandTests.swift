@@ -41,6 +41,25 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try database().rows("SELECT file, kind, records, accepted, rejected FROM import_log ORDER BY id").count, 3)
     }
 
+    /// A folder with no export file: exit 1 and one line, not "0 files" and success; nothing is
+    /// stored (the database keeps what it had), and a folder beside real files still fails.
+    func testAFolderWithoutExportFilesFails() throws {
+        try write("in/tasks.json", Self.tasks)
+        XCTAssertEqual(report(["import", "--db", databasePath, "-q", path("in")]).code, .success)
+        try write("empty/notes.txt", "not an export")
+        try FileManager.default.createDirectory(atPath: path("empty/sub"), withIntermediateDirectories: true)
+        for arguments in [[path("empty")], [path("in/tasks.json"), path("empty")]] {
+            let run = report(["import", "--db", databasePath, "--force"] + arguments)
+            XCTAssertEqual(run.code, .failure, run.err)
+            XCTAssertEqual(run.errLines, ["report import: no export files under \(path("empty")) (looked for *.json, *.jsonl, *.ndjson and .gz)"])
+            XCTAssertEqual(run.out, "")
+        }
+        XCTAssertEqual(try count("tasks"), 3)
+        XCTAssertEqual(try count("import_log"), 1, "no import was attempted")
+        let check = report(["check", path("empty")])
+        XCTAssertEqual(check.code, .failure, check.err)
+    }
+
     func testImportingTwiceSkipsAndForcingGivesTheSameRows() throws {
         let file = try write("tasks.json", Self.tasks)
         XCTAssertEqual(report(["import", "--db", databasePath, file]).code, .success)

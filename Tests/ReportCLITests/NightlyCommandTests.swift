@@ -201,6 +201,34 @@ final class NightlyCommandTests: CLITestCase {
         }
     }
 
+    /// A domain with no data gets no report (logged), and `--only` writes the named ones only.
+    func testNoReportForADomainWithoutDataAndOnlyTheDomainsAsked() throws {
+        try FileManager.default.createDirectory(atPath: path("inbox"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.sampleData.appendingPathComponent("fleet").path, toPath: path("inbox/fleet"))
+        let run = try nightly()
+        XCTAssertEqual(run.code, .success, run.err)
+        XCTAssertTrue(run.err.contains(" nightly: no habits data in the database: no habits report"), run.err)
+        XCTAssertTrue(run.err.contains(" nightly: no bookings data in the database: no bookings report"), run.err)
+        let reports = Set(try FileManager.default.contentsOfDirectory(atPath: path("Reports")))
+        XCTAssertTrue(reports.contains("fleet-salon2016.xlsx"), "\(reports)")
+        XCTAssertFalse(reports.contains { $0.hasPrefix("habits") || $0.hasPrefix("bookings") }, "\(reports)")
+        XCTAssertTrue(run.errLines.last?.contains("1 reports written") == true || run.errLines.last?.contains("1 report written") == true,
+                      run.errLines.last ?? "")
+
+        try FileManager.default.removeItem(atPath: path("Reports"))
+        try FileManager.default.copyItem(atPath: Self.sampleData.appendingPathComponent("habits").path, toPath: path("inbox/habits"))
+        let only = try nightly(["--only", "habits"])
+        XCTAssertEqual(only.code, .success, only.err)
+        let written = Set(try FileManager.default.contentsOfDirectory(atPath: path("Reports")))
+        XCTAssertTrue(written.contains("habits-2016-10-01.xlsx"), "\(written)")
+        XCTAssertFalse(written.contains { $0.hasPrefix("fleet") || $0.hasPrefix("bookings") }, "\(written)")
+        XCTAssertFalse(only.err.contains("no bookings data"), "a domain left out by --only is not looked at")
+
+        let unknown = report(["nightly", "--inbox", path("inbox"), "--db", databasePath, "--only", "fleet,habit"])
+        XCTAssertEqual(unknown.code, .usage)
+        XCTAssertEqual(unknown.errLines, ["report nightly: --only: unknown domain \"habit\"; did you mean habits?; domains: habits, bookings, fleet"])
+    }
+
     func testUsageErrors() throws {
         try FileManager.default.createDirectory(atPath: path("inbox"), withIntermediateDirectories: true)
         XCTAssertEqual(report(["nightly", "--db", databasePath]).code, .usage)
@@ -229,7 +257,10 @@ final class NightlyCommandTests: CLITestCase {
         try write("inbox/moods.json", "[{\"userId\":\"emma\",\"date\":\"2026-12-25\",\"mood\":3}]")
         let refused = try nightly()
         XCTAssertEqual(refused.code, .busy)
-        XCTAssertEqual(refused.err, "report nightly: another run holds \(lockPath) (pid 4321); nothing done\n")
+        // `2026-12-02T06:00:00Z nightly: another run holds …`: the UTC time, as every log line.
+        XCTAssertTrue(refused.err.hasSuffix(" nightly: another run holds \(lockPath) (pid 4321); nothing done\n"), refused.err)
+        XCTAssertNotNil(Timestamp(String(refused.err.prefix(20))), refused.err)
+        XCTAssertEqual(refused.err.filter { $0 == "\n" }.count, 1)
         XCTAssertEqual(files("inbox"), ["moods.json"], "nothing done")
     }
 }

@@ -6,6 +6,7 @@ import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
+import Time
 
 /// The real `report` binary, killed with SIGKILL at many moments of a nightly run and started
 /// again, must end with exactly what an uninterrupted run leaves: the same database rows, archive,
@@ -174,7 +175,10 @@ final class NightlyCrashTests: XCTestCase {
         XCTAssertEqual(pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }, pid.count)
         let refused = try runToEnd(in: folder)
         XCTAssertEqual(refused.status, 4)
-        XCTAssertEqual(refused.err, "report nightly: another run holds report.sqlite.nightly.lock (pid \(getpid())); nothing done\n")
+        // `2026-12-02T06:00:00Z nightly: another run holds …`: the UTC time, as every log line.
+        XCTAssertTrue(refused.err.hasSuffix(" nightly: another run holds report.sqlite.nightly.lock (pid \(getpid())); nothing done\n"), refused.err)
+        XCTAssertNotNil(Timestamp(String(refused.err.prefix(20))), refused.err)
+        XCTAssertEqual(refused.err.filter { $0 == "\n" }.count, 1)
         XCTAssertEqual(refused.out, "")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report.sqlite").path), "nothing done")
         XCTAssertEqual(try files(below: folder.appendingPathComponent("archive")), [:])

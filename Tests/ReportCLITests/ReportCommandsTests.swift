@@ -29,12 +29,25 @@ final class ReportCommandsTests: CLITestCase {
         XCTAssertEqual(unknown.errLines, ["report fleet: --table: no CSV table \"cars\" in this report; tables: vehicles, daily, loans, damage, drivers, quality, summary"])
     }
 
+    func testTableWithFileFormatsIsAUsageError() throws {
+        for format in ["--xlsx", "--md"] {
+            let run = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "--table", "vehicles", format])
+            XCTAssertEqual(run.code, .usage, format)
+            XCTAssertEqual(run.errLines, ["report fleet: --table prints one CSV table to standard output and writes no file; drop --xlsx and --md, or drop --table"])
+            XCTAssertEqual(run.out, "")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("Reports")), "no file written")
+    }
+
     func testMarkdownOnStandardOutputWhenNoFormatIsGiven() {
         let run = report(["bookings", "--db", databasePath, "--month", "2026-10", "--as-of", asOf])
         XCTAssertEqual(run.code, .success, run.err)
         XCTAssertTrue(run.out.hasPrefix("# "), run.out)
         XCTAssertTrue(run.out.contains("- Scope: 2026-10"), run.out)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("Reports") }, [])
+        // No file is written beside standard output, so no picture is linked (issue 12).
+        XCTAssertFalse(run.out.contains(".svg") || run.out.contains(".png") || run.out.contains("]("), run.out)
+        XCTAssertTrue(run.out.contains("The charts are written as PNG and SVG files when the report is saved to a folder."))
     }
 
     func testFilesGoToTheOutputFolderNamedAfterTheScope() throws {
@@ -44,7 +57,13 @@ final class ReportCommandsTests: CLITestCase {
         XCTAssertEqual(run.code, .success, run.err)
         XCTAssertEqual(run.out, "", "nothing but the report on standard output")
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: output))
-        XCTAssertTrue(names.isSuperset(of: ["fleet-salon2016.xlsx", "fleet-salon2016", "fleet-salon2016.md", "fleet-salon2016-heatmap.svg"]), "\(names)")
+        XCTAssertTrue(names.isSuperset(of: ["fleet-salon2016.xlsx", "fleet-salon2016", "fleet-salon2016.md", "fleet-salon2016-heatmap.svg",
+                                            "fleet-salon2016-heatmap.png"]), "\(names)")
+        // Every file the Markdown links is there.
+        let markdown = try String(contentsOfFile: output + "/fleet-salon2016.md", encoding: .utf8)
+        let linked = markdown.components(separatedBy: "](").dropFirst().compactMap { $0.split(separator: ")").first.map(String.init) }
+        XCTAssertEqual(linked.count, 6, markdown)
+        for name in linked { XCTAssertTrue(names.contains(name), name) }
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: output + "/fleet-salon2016")),
                        ["vehicles.csv", "daily.csv", "loans.csv", "damage.csv", "drivers.csv", "summary.csv", "quality.csv"])
         XCTAssertTrue(run.errLines.contains("wrote \(output)/fleet-salon2016.xlsx"), run.err)

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import ReportModel
 import Writers
+import Time
 @testable import ReportModel
 @testable import Writers
 
@@ -27,12 +28,12 @@ final class CSVWriterTests: XCTestCase {
         let records = try CSVParser.parse(render(WriterTestSupport.itemsTable))
         XCTAssertEqual(records[0], ["key", "count", "share", "duration", "price", "ratio", "day", "at", "flag"])
         XCTAssertEqual(records[1], ["plain", "3", "0.7312", "1.50", "12.50", "0.125", "2016-10-01",
-                                    "2016-10-01T09:12:00+02:00", "true"])
+                                    "2016-10-01T09:12:00.000+02:00", "true"])
         XCTAssertEqual(records[2], ["'=SUM(A1)", "-7", "0.1250", "2.68", "0.00", "0.000", "",
-                                    "2016-10-02T23:59:30.250000Z", "false"])
+                                    "2016-10-02T23:59:30.250Z", "false"])
         XCTAssertEqual(records[3], ["'+1", "", "", "", "", "", "", "", ""])
         XCTAssertEqual(records[4], ["'-x", "-42", "-0.0350", "-1.01", "1234567.89", "-2.001", "2016-02-29",
-                                    "2016-10-01T09:12:00-05:30", ""])
+                                    "2016-10-01T09:12:00.000-05:30", ""])
         XCTAssertEqual(records[5], ["'@x", "0", "1.2000", "1000000000000000.00", "100.00", "5.000", "0999-12-31",
                                     "", "true"])
         XCTAssertEqual(records[6], ["'\tx", "8", "0.0000", "0.00", "12.00", "10.000", "", "", ""])
@@ -43,6 +44,29 @@ final class CSVWriterTests: XCTestCase {
         XCTAssertEqual(records[10][0], "café ünïcode ✓")
         XCTAssertEqual(records.count, 11)
         XCTAssertTrue(records.allSatisfy { $0.count == 9 }, "every record has the header's field count")
+    }
+
+    /// SPEC §6.1: one number of fractional digits per column: none when no value has a
+    /// fraction, milliseconds when they suffice, else microseconds; each column on its own.
+    func testEveryTimestampOfAColumnHasTheSameFractionalDigits() throws {
+        func time(_ text: String) -> Value { Timestamp(text).map(Value.timestamp) ?? .empty }
+        let table = Table(name: "t", columns: [Column("whole", .timestamp), Column("milli", .timestamp),
+                                               Column("micro", .timestamp), Column("text")], rows: [
+            [time("2016-10-01T15:47:28+02:00"), time("2016-10-01T15:47:28+02:00"), time("2016-10-01T15:47:28Z"), .text("a")],
+            [.empty, time("2016-10-01T15:47:28.859+02:00"), time("2016-10-01T15:47:28.000001Z"), .text("b")],
+            [time("2016-10-01T15:47:29Z"), time("2016-10-01T15:47:28.05-05:00"), time("2016-10-01T15:47:28.5Z"), .text("c")],
+        ])
+        XCTAssertEqual(try render(table), "whole,milli,micro,text\r\n"
+            + "2016-10-01T15:47:28+02:00,2016-10-01T15:47:28.000+02:00,2016-10-01T15:47:28.000000Z,a\r\n"
+            + ",2016-10-01T15:47:28.859+02:00,2016-10-01T15:47:28.000001Z,b\r\n"
+            + "2016-10-01T15:47:29Z,2016-10-01T15:47:28.050-05:00,2016-10-01T15:47:28.500000Z,c\r\n")
+    }
+
+    /// A timestamp before 1970 has a negative microsecond count: its fraction is still read right.
+    func testFractionalDigitsOfATimestampBefore1970() throws {
+        XCTAssertEqual(Timestamp("1969-12-31T23:59:59.250Z")?.fractionDigitsNeeded, 3)
+        XCTAssertEqual(Timestamp("1969-12-31T23:59:59.000250Z")?.fractionDigitsNeeded, 6)
+        XCTAssertEqual(Timestamp("1969-12-31T23:59:59Z")?.fractionDigitsNeeded, 0)
     }
 
     func testQuotingAndLineEndsAreRFC4180() throws {

@@ -1,4 +1,6 @@
 import XCTest
+import Import
+import JSON
 @testable import Import
 @testable import JSON
 

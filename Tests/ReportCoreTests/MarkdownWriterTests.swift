@@ -18,13 +18,21 @@ final class MarkdownWriterTests: XCTestCase {
     func testWritesTheReportAndItsPicturesBesideIt() throws {
         let directory = try WriterTestSupport.temporaryDirectory(for: self)
         let urls = try MarkdownWriter().write(WriterTestSupport.sampleReport, to: directory)
-        let names = ["fleet-salon2016.md", "fleet-salon2016-minutes.svg", "fleet-salon2016-percent.svg",
-                     "fleet-salon2016-share.svg", "fleet-salon2016-damage.svg"]
+        let stems = ["fleet-salon2016-minutes", "fleet-salon2016-percent", "fleet-salon2016-share", "fleet-salon2016-damage"]
+        let names = ["fleet-salon2016.md"] + stems.flatMap { [$0 + ".svg", $0 + ".png"] }
         XCTAssertEqual(urls.map(\.lastPathComponent), names)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), names.sorted())
         let markdown = try String(contentsOf: urls[0], encoding: .utf8)
-        for name in names.dropFirst() { XCTAssertTrue(markdown.contains("](" + name + ")"), name) }
-        XCTAssertEqual(markdown, MarkdownWriter().render(WriterTestSupport.sampleReport).markdown)
+        // The PNG shows in chat; the SVG is linked beside it.
+        for stem in stems { XCTAssertTrue(markdown.contains("](" + stem + ".png)\n[SVG](" + stem + ".svg)\n"), stem) }
+        XCTAssertEqual(markdown, MarkdownWriter().render(WriterTestSupport.sampleReport, links: .pngAndSVG).markdown)
+        // Each PNG is the SVG drawn at twice its size: the PNG header's width and height.
+        for url in urls where url.pathExtension == "png" {
+            let bytes = try [UInt8](Data(contentsOf: url))
+            XCTAssertEqual(Array(bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], url.lastPathComponent)
+            let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+            XCTAssertEqual(width, SVGCharts.width * 2, url.lastPathComponent)
+        }
     }
 
     func testSectionsFollowTheSpec() {
@@ -82,8 +90,9 @@ final class MarkdownWriterTests: XCTestCase {
         report.charts = [report.charts[0], report.charts[0]]
         report.charts[1].fileStem = "minutes"
         let urls = try MarkdownWriter().write(report, to: directory)
-        XCTAssertEqual(urls.map(\.lastPathComponent), ["fleet-.._x.md", "fleet-.._x-minutes.svg",
-                                                       "fleet-.._x-minutes-2.svg", "fleet-.._x-damage.svg"])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).count, 4)
+        XCTAssertEqual(urls.map(\.lastPathComponent), ["fleet-.._x.md", "fleet-.._x-minutes.svg", "fleet-.._x-minutes.png",
+                                                       "fleet-.._x-minutes-2.svg", "fleet-.._x-minutes-2.png",
+                                                       "fleet-.._x-damage.svg", "fleet-.._x-damage.png"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).count, 7)
     }
 }

@@ -21,11 +21,61 @@ final class XLSXLibreOfficeTests: XCTestCase {
         try convert(report, expectingZip64: true)
     }
 
-    private func convert(_ report: Report, expectingZip64: Bool) throws {
+    /// The most pages LibreOffice may print for each sample workbook of `Reports/` (docs/PRINTING.md
+    /// records the counts; the fleet sample printed 55 pages of column strips before issue 12).
+    /// A bound, not the count: LibreOffice's own version may move a row to another page.
+    static let samplePageBounds = [
+        "bookings-2026-10.xlsx": 12, "bookings-2026-11.xlsx": 12, "fleet-salon2016.xlsx": 20,
+        "habits-2026-10-01_2026-11-28.xlsx": 40, "habits-2026-11-28.xlsx": 10,
+    ]
+
+    /// Every sample workbook prints one page wide with its charts inside the print area, and in
+    /// no more pages than its bound: no table split into column strips, no chart cut at the edge.
+    func testSampleWorkbooksPrintReadyAndWithinTheirPageCounts() throws {
+        let soffice = try Self.soffice()
+        let reports = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Reports")
+        let books = try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".xlsx") }.sorted()
+        XCTAssertEqual(Set(books), Set(Self.samplePageBounds.keys), "a bound for every sample workbook")
+        for book in books {
+            let dump = try XLSXPrintDump.read(reports.appendingPathComponent(book))
+            let scope = String(book.dropLast(5).drop { $0 != "-" }.dropFirst())
+            let title = try XCTUnwrap(XLSXTestSupport.dump(reports.appendingPathComponent(book)).sheet("Summary")?.cell(0, 0)?.v)
+            XLSXPrintDump.assertPrintReady(dump, title: title, scope: scope, book: book)
+        }
+        let directory = try XLSXTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("pdf", isDirectory: true)
+        let result = try XLSXTestSupport.run(soffice, [
+            "-env:UserInstallation=" + directory.appendingPathComponent("profile", isDirectory: true).absoluteString,
+            "--headless", "--convert-to", "pdf", "--outdir", output.path,
+        ] + books.map { reports.appendingPathComponent($0).path }, timeout: 300)
+        XCTAssertEqual(result.status, 0, result.error)
+        for book in books {
+            let pdf = try Data(contentsOf: output.appendingPathComponent(String(book.dropLast(5)) + ".pdf"))
+            let pages = Self.pageCount(pdf)
+            XCTAssertGreaterThan(pages, 1, book)
+            XCTAssertLessThanOrEqual(pages, Self.samplePageBounds[book] ?? 0, "\(book) prints \(pages) pages")
+        }
+    }
+
+    /// Pages of a PDF: its `/Type /Page` objects (LibreOffice writes no object streams).
+    static func pageCount(_ pdf: Data) -> Int {
+        let text = String(decoding: pdf, as: UTF8.self)
+        let pattern = try? NSRegularExpression(pattern: "/Type\\s*/Page(?![s\\w])")
+        return pattern?.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)) ?? 0
+    }
+
+    static func soffice() throws -> String {
         guard let soffice = ["/usr/bin/soffice", "/usr/local/bin/soffice", "/usr/lib/libreoffice/program/soffice"]
             .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw XCTSkip("LibreOffice (soffice) is not installed: apt-get install libreoffice-calc-nogui")
         }
+        return soffice
+    }
+
+    private func convert(_ report: Report, expectingZip64: Bool) throws {
+        let soffice = try Self.soffice()
         XCTAssertEqual(XLSXWriter.needsZip64(report), expectingZip64)
         let directory = try XLSXTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -42,6 +92,8 @@ final class XLSXLibreOfficeTests: XCTestCase {
         let pdf = output.appendingPathComponent("fleet-salon2016.pdf")
         let bytes = try Data(contentsOf: pdf)
         XCTAssertGreaterThan(bytes.count, 1_000)
+        // Seven sheets, each fitting one page wide and tall at this size: one page each.
+        if !expectingZip64 { XCTAssertEqual(Self.pageCount(bytes), report.tables.filter { $0.outputs.contains(.xlsx) }.count + 2) }
         XCTAssertEqual(String(decoding: bytes.prefix(5), as: UTF8.self), "%PDF-")
         if expectingZip64 {
             let dump = try XLSXTestSupport.dump(book)

@@ -26,6 +26,8 @@ struct XLSXDump: Decodable, Sendable {
         let t: String
         /// The number format.
         let f: String
+        /// The horizontal alignment (`right`, `center`), nil for the default.
+        let a: String?
     }
 
     struct ConditionalFormat: Decodable, Sendable {

@@ -51,12 +51,21 @@ public enum FleetAnalysis {
             parameters: [("event", event.id), ("grace_minutes", String(options.graceMinutes)),
                          ("time_zone", event.local.identifier)],
             figures: FleetSummary.figures(context),
+            // Markdown (chat) shows the latest days and the top rows first, in the columns that
+            // fit a chat line; CSV and XLSX keep every row and column in contract order.
             tables: [
-                FleetSummary.dailyUtilization(context), FleetSummary.damageByType(context),
+                FleetSummary.dailyUtilization(context).markdown(.latestFirst("day")), FleetSummary.damageByType(context),
                 FleetSummary.mostUsedCars(context), FleetSummary.mostDamagingDrivers(context),
                 FleetSummary.latestReturns(context),
-                FleetTables.vehicles(context), FleetTables.daily(context), FleetTables.loans(context),
-                FleetTables.damage(context), FleetTables.drivers(context), FleetTables.quality(context),
+                FleetTables.vehicles(context).markdown(.largestFirst("utilization"), columns: [
+                    "plate", "brand", "model", "group", "loans", "hours_out", "utilization", "new_impacts", "late_returns"]),
+                FleetTables.daily(context).markdown(.latestFirst("day")),
+                FleetTables.loans(context).markdown(.latestFirst("out_at"), columns: [
+                    "assignment_id", "plate", "driver", "status", "out_at", "hours", "late_minutes", "new_impacts"]),
+                FleetTables.damage(context),
+                FleetTables.drivers(context).markdown(.largestFirst("hours"), columns: [
+                    "driver", "company", "loans", "hours", "late_returns", "new_impacts", "damage_rate"]),
+                FleetTables.quality(context),
             ],
             charts: [
                 Chart(.column, title: "Daily fleet utilization", table: "daily_utilization", category: "day",

@@ -26,7 +26,7 @@ enum FleetTables {
 
     static let damageColumns = [
         Column("assignment_id", title: "Assignment"), Column("plate"), Column("driver"), Column("type"),
-        Column("x", .decimal(places: 1), title: "X"), Column("y", .decimal(places: 1), title: "Y"), Column("zone"),
+        Column("x", .decimal(places: 2), title: "X"), Column("y", .decimal(places: 2), title: "Y"), Column("zone"),
         Column("attributed", .boolean),
     ]
 

@@ -55,6 +55,20 @@ public enum CheckCommand: Command {
 
 /// The work shared by `import` and `check`.
 enum ImportRun {
+    /// A folder argument holding no export file is a failure, not a quiet success of 0 files:
+    /// a wrong path or a cron job looking at an empty mount must be seen (issue 12). Checked
+    /// before the database is opened, so nothing is created or changed.
+    static func requireExportFiles(in arguments: [String], found entries: [ImportFiles.Entry]) throws {
+        for argument in arguments {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            let prefix = argument.hasSuffix("/") ? argument : argument + "/"
+            if !entries.contains(where: { $0.path.hasPrefix(prefix) }) {
+                throw CommandFailure("no export files under \(argument) (looked for *.json, *.jsonl, *.ndjson and .gz)")
+            }
+        }
+    }
+
     static func run(_ context: CommandContext, checkOnly: Bool) throws -> ExitCode {
         let console = context.console
         if !checkOnly { _ = try context.busyTimeoutMilliseconds() }
@@ -73,6 +87,7 @@ enum ImportRun {
         do { entries = try ImportFiles.expand(context.arguments.positionals) } catch {
             throw CommandFailure("\(error)")
         }
+        try requireExportFiles(in: context.arguments.positionals, found: entries)
         let database = checkOnly ? try Database(path: ":memory:")
             : try DatabaseAccess.forWriting(context)
         let importer = try Importer(database: database, modules: context.modules.map(\.imports), options: options)

@@ -1,3 +1,5 @@
+import Import
+import DomainInterface
 import Foundation
 import ArgumentParsing
 import Time
@@ -29,6 +31,7 @@ public enum NightlyCommand: Command {
             .value("inbox", "DIR", help: "The folder the exporters drop files into (required)."),
             .value("archive", "DIR", help: "Where imported files go (default: archive/ beside the inbox, created when missing)."),
             .value("output", "DIR", short: "o", help: "The folder for the reports (default: Reports/, created when missing)."),
+            .value("only", "DOMAINS", help: "Write only these domains' reports, comma-separated names of report commands, e.g. fleet,habits (default: all)."),
             CommonOptions.asOf, CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet,
         ])
 
@@ -36,7 +39,9 @@ public enum NightlyCommand: Command {
         let settings = try NightlySettings(context)
         switch try NightlyLock.acquire(path: settings.lockPath) {
         case .held(let pid):
-            context.console.error("report nightly: another run holds \(settings.lockPath) (pid \(pid.map(String.init) ?? "unknown")); nothing done")
+            // A log line like every other of the job: UTC time first (issue 12).
+            NightlyLog(console: context.console)
+                .warning("another run holds \(settings.lockPath) (pid \(pid.map(String.init) ?? "unknown")); nothing done")
             return .busy
         case .acquired(let lock):
             defer { lock.release() }
@@ -56,6 +61,8 @@ struct NightlySettings {
     let databasePath: String
     /// How long to wait for another writer (`--busy-timeout`), in milliseconds.
     let busyTimeoutMilliseconds: Int32
+    /// The domains whose reports are written (`--only`); all by default.
+    let domains: Set<DomainName>
 
     var lockPath: String { databasePath + ".nightly.lock" }
     var failedFolder: String { inbox + "/failed" }
@@ -80,10 +87,27 @@ struct NightlySettings {
         asOf = try context.asOf()
         databasePath = context.databasePath
         busyTimeoutMilliseconds = try context.busyTimeoutMilliseconds()
+        domains = try NightlySettings.domains(context.arguments.value("only"), modules: context.modules)
         let inboxPath = NightlySettings.absolute(inbox), archivePath = NightlySettings.absolute(archive)
         if archivePath == inboxPath || archivePath.hasPrefix(inboxPath.hasSuffix("/") ? inboxPath : inboxPath + "/") {
             throw UsageError("the archive \(archive) is inside the inbox \(inbox): its files would be imported again; give --archive DIR outside it")
         }
+    }
+
+    /// `--only fleet,habits`: the named domains, or a usage error naming the unknown one.
+    static func domains(_ text: String?, modules: [DomainModule]) throws -> Set<DomainName> {
+        let known = modules.map(\.name)
+        guard let text else { return Set(known) }
+        var domains = Set<DomainName>()
+        for name in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let domain = known.first(where: { $0.rawValue == name }) else {
+                let names = known.map(\.rawValue)
+                throw UsageError("--only: unknown domain \"\(name)\"" + Suggestion.clause(for: name, among: names)
+                                 + "; domains: " + names.joined(separator: ", "))
+            }
+            domains.insert(domain)
+        }
+        return domains
     }
 
     /// An absolute path without `.`/`..` components, following symbolic links where they exist.

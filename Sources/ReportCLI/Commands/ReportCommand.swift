@@ -13,6 +13,7 @@ enum ReportCommand {
                 + ReportOutput.options + [CommonOptions.quiet])
         return CommandEntry(spec: spec) { context in
             let request = try module.report.request(context.arguments, try context.asOf())
+            if module.report.requiresData { try ReportPreconditions.requireData(of: module, context) }
             return try ReportOutput.write(try DatabaseAccess.report(request, context), context)
         }
     }

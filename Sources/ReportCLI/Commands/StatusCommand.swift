@@ -1,50 +1,76 @@
+import ArgumentParsing
 import DomainInterface
 import Foundation
-import ArgumentParsing
 import Import
 import Store
 import Time
+import Writers
 
-/// `report status`: what the database holds.
+/// `report status`: what the database holds, as aligned text, `--json` or `--csv`.
 public enum StatusCommand: Command {
     public static let spec = CommandSpec(
         name: "status",
         abstract: "Show what the database holds: kinds, counts, date ranges, last imports.",
-        options: [CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet])
+        options: [CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet,
+                  .flag("json", help: "Print one JSON object (kinds, counts, date ranges, last imports), for monitoring."),
+                  .flag("csv", help: "Print the kinds table as CSV (kind, records, from, to), for scripts.")])
 
     public static func run(_ context: CommandContext) throws -> ExitCode {
+        if context.arguments.flag("json") && context.arguments.flag("csv") {
+            throw UsageError("--json and --csv are two formats of one output: give one")
+        }
         let path = context.databasePath
         let database = try DatabaseAccess.forReading(context, mode: .readOnly)
+        let summary = try StatusCommand.summary(of: database, path: path, modules: context.modules)
         let console = context.console
-        console.output("database \(path)")
-        let tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string })
-        var lines: [[String]] = [["kind", "records", "from", "to"]]
-        for module in context.modules {
-          for kind in module.kinds where tables.contains(kind.name) {
-            let count = try database.scalarInt("SELECT COUNT(*) FROM \"\(kind.name)\"") ?? 0
-            var range = ("", "")
-            if let column = module.statusColumns[kind] {
-                let sql = "SELECT MIN(\(column.column)), MAX(\(column.column)) FROM \"\(kind.name)\""
-                if let row = try database.rows(sql).first { range = (column.render(row[0]), column.render(row[1])) }
-            }
-            lines.append([kind.name, String(count), range.0, range.1])
-          }
+        if context.arguments.flag("json") {
+            let text = try summary.json()
+            try console.withOutputSink { try $0.write(text) }
+            return .success
         }
+        if context.arguments.flag("csv") {
+            try console.withOutputSink { try CSVWriter().writeTable(summary.kindsTable, to: $0) }
+            return .success
+        }
+        console.output("database \(path)")
+        let lines = [["kind", "records", "from", "to"]] + summary.kinds.map { [$0.name, String($0.records), $0.from, $0.to] }
         console.output(StatusCommand.align(lines))
-        if tables.contains("import_log") {
-            let recent = try database.rows("SELECT file, kind, records, accepted, rejected, finished_at FROM import_log ORDER BY id DESC LIMIT 10")
-            let rejects = try database.scalarInt("SELECT COUNT(*) FROM import_rejects") ?? 0
-            let files = try database.scalarInt("SELECT COUNT(*) FROM import_log") ?? 0
+        if let files = summary.filesImported {
             console.output("")
-            console.output("\(files) files imported, \(rejects) rejected records kept; last imports:")
-            var rows: [[String]] = [["finished", "file", "kind", "records", "rejected"]]
-            for row in recent {
-                rows.append([row[5].string ?? "", row[0].string ?? "", row[1].string ?? "",
-                             String(row[2].int ?? 0), String(row[4].int ?? 0)])
-            }
+            console.output("\(files) files imported, \(summary.rejectedRecords ?? 0) rejected records kept; last imports:")
+            let rows = [["finished", "file", "kind", "records", "rejected"]]
+                + summary.lastImports.map { [$0.finishedAt, $0.file, $0.kind, String($0.records), String($0.rejected)] }
             console.output(StatusCommand.align(rows))
         }
         return .success
+    }
+
+    /// The kinds (in the modules' order, with the date range each module declares), counts and
+    /// last imports.
+    static func summary(of database: Database, path: String, modules: [DomainModule]) throws -> StatusSummary {
+        let tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string })
+        var summary = StatusSummary(database: path)
+        for module in modules {
+            for kind in module.kinds where tables.contains(kind.name) {
+                let count = try database.scalarInt("SELECT COUNT(*) FROM \"\(kind.name)\"") ?? 0
+                var range = ("", "")
+                if let column = module.statusColumns[kind],
+                   let row = try database.rows("SELECT MIN(\(column.column)), MAX(\(column.column)) FROM \"\(kind.name)\"").first {
+                    range = (column.render(row[0]), column.render(row[1]))
+                }
+                summary.kinds.append(.init(name: kind.name, records: Int(count), from: range.0, to: range.1))
+            }
+        }
+        if tables.contains("import_log") {
+            summary.filesImported = Int(try database.scalarInt("SELECT COUNT(*) FROM import_log") ?? 0)
+            summary.rejectedRecords = Int(try database.scalarInt("SELECT COUNT(*) FROM import_rejects") ?? 0)
+            for row in try database.rows("SELECT file, kind, records, accepted, rejected, finished_at FROM import_log ORDER BY id DESC LIMIT 10") {
+                summary.lastImports.append(.init(finishedAt: row[5].string ?? "", file: row[0].string ?? "",
+                                                 kind: row[1].string ?? "", records: Int(row[2].int ?? 0),
+                                                 accepted: Int(row[3].int ?? 0), rejected: Int(row[4].int ?? 0)))
+            }
+        }
+        return summary
     }
 
     /// Columns padded to their widest cell.

@@ -184,7 +184,13 @@ struct NightlyRun {
     /// Each registered module says which reports it owes at as-of (the fleet: its open events).
     private mutating func writeReports(to outputFolder: URL) {
         var reports: [ReportRequest] = []
-        for module in context.modules {
+        // `--only` leaves the other domains out; a domain with no data at all gets no report (an
+        // empty report every morning is a quiet success that hides a broken export).
+        for module in context.modules where settings.domains.contains(module.name) {
+            if module.report.requiresData, (try? ReportPreconditions.hasData(of: module, context)) == false {
+                log.info("no \(module.name) data in the database: no \(module.name) report")
+                continue
+            }
             do {
                 let owed = try DatabaseAccess.withSnapshot(context) { try module.nightlyReports(settings.asOf, $0) }
                 if owed.isEmpty { log.info("no \(module.name) report owed at \(settings.asOf)") }

@@ -28,7 +28,9 @@ def cell_json(cell):
         text = str(value)
     kind = "d" if getattr(cell, "is_date", False) else getattr(cell, "data_type", None) or "n"
     # Read-only mode gives empty cells no number format.
-    return {"v": text, "t": kind, "f": getattr(cell, "number_format", None) or "General"}
+    alignment = getattr(cell, "alignment", None)
+    return {"v": text, "t": kind, "f": getattr(cell, "number_format", None) or "General",
+            "a": getattr(alignment, "horizontal", None) if alignment is not None else None}
 
 
 def charts(path):

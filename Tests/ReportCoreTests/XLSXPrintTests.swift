@@ -1,0 +1,200 @@
+import Foundation
+import XCTest
+@testable import ReportModel
+@testable import Time
+@testable import Writers
+
+/// What `Support/xlsx_print.py` reads from a workbook's XML: each sheet's print setup and charts.
+struct XLSXPrintDump: Decodable {
+    struct ChartAnchor: Decodable {
+        let fromCol: Int
+        let fromRow: Int
+        let toCol: Int
+        let toRow: Int
+        let axisMin: Double?
+    }
+
+    struct Sheet: Decodable {
+        let name: String
+        let orientation: String
+        let paper: String?
+        let fitToPage: Bool
+        let fitToWidth: Int
+        let fitToHeight: Int
+        let printTitles: String?
+        let printArea: String?
+        let header: String?
+        let footer: String?
+        let widths: [Double?]
+        let charts: [ChartAnchor]
+
+        /// The last column and row (0-based) of the print area `Summary!$A$1:$K$33`.
+        var printAreaEnd: (column: Int, row: Int)? {
+            guard let area = printArea, let end = area.split(separator: ":").last else { return nil }
+            let parts = end.split(separator: "$")
+            guard parts.count == 2, let row = Int(parts[1]) else { return nil }
+            let column = parts[0].unicodeScalars.reduce(0) { $0 * 26 + Int($1.value) - 64 } - 1
+            return (column, row - 1)
+        }
+    }
+
+    let sheets: [Sheet]
+
+    func sheet(_ name: String) -> Sheet? { sheets.first { $0.name == name } }
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Support/xlsx_print.py")
+
+    static func read(_ url: URL) throws -> XLSXPrintDump {
+        let result = try XLSXTestSupport.run("/usr/bin/env", ["python3", script.path, url.path])
+        guard result.status == 0 else {
+            XCTFail("xlsx_print.py failed: \(result.error)")
+            throw XLSXError.invalid("print dump failed")
+        }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(XLSXPrintDump.self, from: result.output)
+    }
+
+    /// Every sheet fits one page wide, every chart lies inside its sheet's print area, and the
+    /// Summary is one page: the checks a program can make on what LibreOffice prints.
+    static func assertPrintReady(_ dump: XLSXPrintDump, title: String, scope: String, book: String,
+                                 file: StaticString = #filePath, line: UInt = #line) {
+        for sheet in dump.sheets {
+            let context = "\(book) sheet \(sheet.name)"
+            XCTAssertEqual(sheet.paper, "9", "A4: " + context, file: file, line: line)
+            XCTAssertTrue(sheet.fitToPage, context, file: file, line: line)
+            XCTAssertEqual(sheet.fitToWidth, 1, "one page wide: " + context, file: file, line: line)
+            XCTAssertEqual(sheet.header, XLSXPrintSetup.headerFooter(left: title, right: scope), context, file: file, line: line)
+            XCTAssertEqual(sheet.footer, "&L" + sheet.name.replacingOccurrences(of: "&", with: "&&") + "&RPage &P of &N",
+                           context, file: file, line: line)
+            // The file stores each width with libxlsxwriter's padding of 5 px (0.7109375 characters).
+            let width = sheet.widths.map { ($0 ?? 9.140625) - 0.7109375 }.reduce(0, +)
+            if sheet.name != "Summary" {
+                XCTAssertEqual(sheet.orientation, width > XLSXPrintSetup.portraitCharacters ? "landscape" : "portrait",
+                               "orientation follows the width (\(width)): " + context, file: file, line: line)
+                XCTAssertNotNil(sheet.printTitles, "header row repeated: " + context, file: file, line: line)
+                XCTAssertEqual(sheet.fitToHeight, 0, "as many pages tall as needed: " + context, file: file, line: line)
+            }
+            for chart in sheet.charts {
+                guard let end = sheet.printAreaEnd else {
+                    XCTFail("a sheet with charts has a print area: " + context, file: file, line: line)
+                    continue
+                }
+                XCTAssertLessThanOrEqual(chart.toCol, end.column, "chart inside the print area: " + context, file: file, line: line)
+                XCTAssertLessThanOrEqual(chart.toRow, end.row, "chart inside the print area: " + context, file: file, line: line)
+            }
+        }
+        let summary = dump.sheet("Summary")
+        XCTAssertEqual(summary?.fitToHeight, 1, "the Summary prints on one page: \(book)", file: file, line: line)
+        XCTAssertNotNil(summary?.printArea, book, file: file, line: line)
+    }
+}
+
+final class XLSXPrintTests: XCTestCase {
+    private func write(_ report: Report) throws -> URL {
+        let directory = try WriterTestSupport.temporaryDirectory(for: self)
+        let url = directory.appendingPathComponent("book.xlsx")
+        let errors = try XLSXTestSupport.capturingStandardError { try XLSXWriter().write(report, to: url) }
+        XCTAssertEqual(errors, "", "libxlsxwriter printed nothing")
+        return url
+    }
+
+    func testEverySheetIsSetUpToPrint() throws {
+        try XLSXTestSupport.requireOpenpyxl()
+        var report = XLSXSampleReport.make()
+        let wide = Table(name: "wide", columns: (0..<14).map { Column("column_number_\($0)", .integer) },
+                         rows: [(0..<14).map { .integer($0) }])
+        report.tables.append(wide)
+        let dump = try XLSXPrintDump.read(write(report))
+        XLSXPrintDump.assertPrintReady(dump, title: report.title, scope: report.scope, book: "sample")
+        XCTAssertEqual(dump.sheet("Wide")?.orientation, "landscape")
+        XCTAssertEqual(dump.sheet("Vehicles")?.orientation, "portrait")
+        XCTAssertEqual(dump.sheet("Vehicles")?.printTitles, "Vehicles!$1:$1")
+        XCTAssertEqual(dump.sheet("Heat map")?.printTitles, "'Heat map'!$2:$2")
+        // Both charts of more than one point are drawn, beside the figures.
+        XCTAssertEqual(dump.sheet("Summary")?.charts.count, 3)
+        XCTAssertEqual(dump.sheet("Summary")?.charts.first?.fromCol, Int(XLSXCharts.column))
+    }
+
+    /// `&` starts a code in a page header: a title holding one is doubled, and a long title is
+    /// cut to libxlsxwriter's 255 bytes instead of making it print a warning.
+    func testHeaderTextIsEscapedAndCut() {
+        XCTAssertEqual(XLSXPrintSetup.headerFooter(left: "Salon A&B", right: "x&y"), "&LSalon A&&B&Rx&&y")
+        let long = XLSXPrintSetup.headerFooter(left: String(repeating: "é&", count: 200), right: "scope")
+        XCTAssertLessThanOrEqual(long.utf8.count, XLSXPrintSetup.maximumHeaderLength)
+        XCTAssertTrue(long.hasSuffix("…&Rscope"), long)
+        XCTAssertFalse(long.dropLast("…&Rscope".count).hasSuffix("é&"), "no half of a doubled &")
+    }
+
+    /// Numbers' headers are right-aligned over their numbers, booleans' centred; every boolean
+    /// cell has the same TRUE/FALSE format; value axes start at 0 when no value is negative.
+    func testHeadersAlignWithTheirColumnsAndBooleansAreOneKind() throws {
+        let url = try write(XLSXSampleReport.make())
+        let dump = try XLSXTestSupport.dump(url)
+        let loans = try XCTUnwrap(dump.sheet("Loans"))
+        XCTAssertEqual(loans.rows[0].map(\.a), ["right", "right", "center", nil])
+        XCTAssertEqual(loans.cell(1, 2)?.t, "b")
+        XCTAssertEqual(loans.cell(1, 2)?.f, XLSXCellValues.booleanFormat)
+        XCTAssertEqual(loans.cell(2, 2)?.f, XLSXCellValues.booleanFormat)
+        XCTAssertEqual(dump.sheet("Vehicles")?.rows[0].map(\.a), [nil, "right", "right", "right", "right", "right"])
+        let print = try XLSXPrintDump.read(url)
+        // Daily utilization (column) and check-outs (line) are never negative: both from 0.
+        XCTAssertEqual(print.sheet("Summary")?.charts.compactMap(\.axisMin), [0, 0])
+    }
+
+    /// A value axis over a negative number is left to the program: 0 would hide the bar.
+    func testAnAxisOverNegativeValuesIsNotPinnedAtZero() throws {
+        let table = Table(name: "t", columns: [Column("day", .date), Column("delta", .integer)],
+                          rows: [[XLSXSampleReport.day("2016-10-01"), .integer(-3)],
+                                 [XLSXSampleReport.day("2016-10-02"), .integer(5)]])
+        let report = Report(kind: "t", title: "T", scope: "s", asOf: XLSXSampleReport.asOf, tables: [table],
+                            charts: [Chart(.column, title: "Delta", table: "t", category: "day", series: ["delta"], fileStem: "d")])
+        let print = try XLSXPrintDump.read(write(report))
+        XCTAssertEqual(print.sheet("Summary")?.charts.count, 1)
+        XCTAssertNil(print.sheet("Summary")?.charts.first?.axisMin)
+    }
+
+    /// A one-day report: its line chart of one point is a sentence on the Summary, with the day
+    /// and the value, and no chart (LibreOffice would draw nothing, labelled 2026-01-01).
+    func testAChartOfOnePointIsASentenceInstead() throws {
+        let table = Table(name: "daily_average", title: "Average daily score",
+                          columns: [Column("day", .date), Column("average_score", .decimal(places: 2))],
+                          rows: [[XLSXSampleReport.day("2026-11-28"), .number(47.5)]])
+        let report = Report(kind: "habits", title: "Habits report", scope: "2026-11-28", asOf: XLSXSampleReport.asOf,
+                            tables: [table],
+                            charts: [Chart(.line, title: "Average daily score", table: "daily_average", category: "day",
+                                           series: ["average_score"], fileStem: "score")])
+        let url = try write(report)
+        XCTAssertEqual(try XLSXPrintDump.read(url).sheet("Summary")?.charts.count, 0)
+        let summary = try XCTUnwrap(XLSXTestSupport.dump(url).sheet("Summary"))
+        let sentence = "Average daily score: one day only (2026-11-28: 47.50), so it is given here rather than drawn as a chart."
+        XCTAssertTrue(summary.rows.contains { $0.first?.v == sentence }, "\(summary.rows.map { $0.first?.v })")
+        let markdown = MarkdownWriter().render(report)
+        XCTAssertTrue(markdown.svgs.isEmpty, "no SVG of a lone dot")
+        XCTAssertTrue(markdown.markdown.contains("\n" + sentence + "\n"), markdown.markdown)
+    }
+
+    /// The heat map sheet: a header over every column, days as date cells wide enough to read,
+    /// ratios in a whole-percent format.
+    func testHeatMapOfDaysHasDateCellsPercentsAndWordHeaders() throws {
+        let days = ["2026-11-01", "2026-11-02"].compactMap(Day.init)
+        let heatMap = HeatMap(title: "Occupancy by day and period", rowLabels: days.map(\.description),
+                              columnLabels: ["Morning", "Afternoon", "Evening"],
+                              cells: [[0.5, 2.0 / 3.0, .nan], [1.25, 0, 1]], carOutline: false, fileStem: "occupancy",
+                              rowDays: days, valueType: .percent, rowHeader: "Day")
+        let report = Report(kind: "bookings", title: "B", scope: "2026-11", asOf: XLSXSampleReport.asOf, heatMap: heatMap)
+        let url = try write(report)
+        let sheet = try XCTUnwrap(XLSXTestSupport.dump(url).sheet("Heat map"))
+        XCTAssertEqual(sheet.rows[1].map(\.v), ["Day", "Morning", "Afternoon", "Evening"])
+        XCTAssertEqual(sheet.cell(2, 0)?.t, "d")
+        XCTAssertEqual(sheet.cell(2, 0)?.v, "2026-11-01T00:00:00")
+        XCTAssertEqual(sheet.cell(2, 0)?.f, "yyyy-mm-dd")
+        XCTAssertEqual(sheet.cell(2, 1)?.f, "0%")
+        XCTAssertEqual(sheet.cell(2, 3)?.v, nil, "no capacity: blank, not 0")
+        XCTAssertEqual(Double(sheet.cell(3, 1)?.v ?? ""), 1.25)
+        let widths = try XLSXPrintDump.read(url).sheet("Heat map")?.widths ?? []
+        XCTAssertGreaterThanOrEqual(widths.first.flatMap { $0 } ?? 0, 11, "a date needs 10 characters")
+        XCTAssertGreaterThanOrEqual(widths.dropFirst().compactMap { $0 }.min() ?? 0, 10, "“Afternoon” fits")
+    }
+}
