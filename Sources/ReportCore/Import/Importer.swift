@@ -21,9 +21,9 @@ public final class Importer {
         public init() {}
     }
 
-    private let database: Database
+    let database: Database
     private let modules: [ExportKind.Domain: DomainModule]
-    private let options: Options
+    let options: Options
     /// Called as a file is read, at most a few times a second.
     public var progress: ((Progress) -> Void)?
 
@@ -73,6 +73,7 @@ public final class Importer {
         var jsonLines = ImportFiles.isJSONLines(entry.fileName)
         while true {
             do {
+                if options.checkOnly { return try checkOnce(entry, kind: kind, module: module, jsonLines: jsonLines) }
                 return try importOnce(entry, kind: kind, module: module, digest: digest, jsonLines: jsonLines)
             } catch is NotAWrapper where !jsonLines {
                 jsonLines = true  // a top-level object that is not a wrapper starts JSON Lines (SPEC §1)
@@ -88,9 +89,7 @@ public final class Importer {
     }
 
     /// Ends a file's import with nothing stored, carrying what to report.
-    private struct FileFailure: Error { let outcome: FileOutcome }
-    /// Rolls back a `report check` run after it has read everything.
-    private struct CheckDone: Error { let outcome: FileOutcome }
+    struct FileFailure: Error { let outcome: FileOutcome }
 
     private func importOnce(_ entry: ImportFiles.Entry, kind: ExportKind, module: DomainModule,
                             digest: (hex: String, size: Int64), jsonLines: Bool) throws -> FileOutcome {
@@ -100,7 +99,7 @@ public final class Importer {
         let importer = try module.makeImporter(kind, database)
         let reader = RecordPipeline(reader: JSONRecordReader(source: source, jsonLines: jsonLines), validate: importer.validate)
         defer { reader.close() }
-        var outcome = FileOutcome(file: entry.displayName, kind: kind, status: options.checkOnly ? .checked : .imported)
+        var outcome = FileOutcome(file: entry.displayName, kind: kind, status: .imported)
         let started = Importer.now()
         do {
             try database.transaction {
@@ -151,10 +150,7 @@ public final class Importer {
                 try database.run("UPDATE import_log SET records = ?, accepted = ?, rejected = ?, finished_at = ? WHERE id = ?",
                                  [.integer(Int64(outcome.records)), .integer(Int64(outcome.accepted)),
                                   .integer(Int64(outcome.rejected)), .text(Importer.now()), .integer(importId)])
-                if options.checkOnly { throw CheckDone(outcome: outcome) }
             }
-        } catch let done as CheckDone {
-            return done.outcome
         } catch let syntax as JSONSyntaxError {
             outcome.status = .failed(reason: "malformed JSON: \(syntax); nothing of this file was stored")
             throw FileFailure(outcome: outcome)
