@@ -122,6 +122,37 @@ final class HabitsStreakStateTests: XCTestCase {
         XCTAssertEqual(report.rows("quality").map { $0[0] }, [.text("overlapping_focus_sessions")])
     }
 
+    // MARK: Saving
+
+    func testStatesAreNotSavedWhenAnotherConnectionWroteSinceTheReadBegan() throws {
+        try store.user("u1", timezone: "Europe/Paris")
+        for day in 1...20 { try store.task("t\(day)", date: String(format: "2026-11-%02d", day)) }
+        let path = store.directory.appendingPathComponent("t.sqlite").path
+        let saver = try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0)
+        let state = HabitsCachedState(walk: HabitsWalkState(throughDay: 20_400, consistency: 0.5), latestSessionEnd: nil)
+        // An import on another connection commits after the report began reading: its triggers ran
+        // before the states exist, so saving them now could keep figures the import changed.
+        let other = try Database(path: path)
+        try other.run("UPDATE tasks SET state = 'a_faire' WHERE id = 't3'")
+        saver.save([("u1", state)])
+        XCTAssertEqual(try store.count("habits_streak_state"), 0)
+        let quiet = try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0)
+        quiet.save([("u1", state)])
+        XCTAssertEqual(try store.rows("SELECT user_id, through_day, consistency FROM habits_streak_state"),
+                       [["u1", 20_400, .real(0.5)]])
+    }
+
+    func testAReadOnlyDatabaseStillGivesTheReportAndSavesNothing() throws {
+        try store.user("u1", timezone: "Europe/Paris")
+        for day in 1...20 { try store.task("t\(day)", date: String(format: "2026-11-%02d", day)) }
+        let path = store.directory.appendingPathComponent("t.sqlite").path
+        let readOnly = try Database(path: path, mode: .readOnly)
+        let options = HabitsOptions(from: Day("2026-11-20")!, to: Day("2026-11-20")!, asOf: HabitsTestStore.asOf)
+        let report = try HabitsAnalysis.report(database: readOnly, options: options)
+        XCTAssertEqual(report.daily("u1", "2026-11-20")?["streak"], .integer(20))
+        XCTAssertEqual(try store.count("habits_streak_state"), 0)
+    }
+
     // MARK: Helpers
 
     private func cachedReport(from: String, to: String, dayStart: Int = 0) throws -> Report {
