@@ -9,6 +9,11 @@ import ReportCore
 /// leave the loop: packed `daily` rows, one streak summary per user, category totals, quality
 /// issues and the running totals. All reads happen in one read transaction, so a report sees one
 /// snapshot even while an import writes.
+///
+/// A user with a cached walk state from before the period (`habits_streak_state`) is read only
+/// for the days after it (`HabitsWindowRecordReader`) and the walk resumes from the state, with
+/// the same figures; every user's state a week before the period's end is saved afterwards, so
+/// the next night's one-day report reads about eight days per user, not their whole history.
 public enum HabitsAnalysis {
     public static func report(database: Database, options: HabitsOptions) throws -> Report {
         try options.validate()
