@@ -10,21 +10,35 @@ import Store
 /// leave the loop: packed `daily` rows, one streak summary per user, category totals, quality
 /// issues and the running totals. All reads happen in one read transaction, so a report sees one
 /// snapshot even while an import writes.
+///
+/// A user with a cached walk state from before the period (`habits_streak_state`) is read only
+/// for the days after it (`HabitsWindowRecordReader`) and the walk resumes from the state, with
+/// the same figures; every user's state a week before the period's end is saved afterwards, so
+/// the next night's one-day report reads about eight days per user, not their whole history.
 public enum HabitsAnalysis {
     public static func report(database: Database, options: HabitsOptions) throws -> Report {
         try options.validate()
+        let store = try HabitsStreakStateStore(database: database, dayStartMinutes: options.dayStartMinutes)
         let analysis = try database.transaction(immediate: false) { () throws -> HabitsAccumulator in
             let reader = try HabitsRecordReader(database: database)
-            let userIds = try reader.userIds(only: options.user)
+            let cached = options.usesStreakStateCache ? try store.load(before: options.from) : [:]
+            let window = cached.isEmpty ? nil : try HabitsWindowRecordReader(database: database)
+            let userIds = try window == nil ? reader.userIds(only: options.user) : reader.userIdsBySeeking(only: options.user)
             if let user = options.user, userIds.isEmpty { throw HabitsAnalysisError.unknownUser(user) }
             var accumulator = HabitsAccumulator(options: options)
             var records = HabitsUserRecords()
             for userId in userIds {
-                try reader.read(userId, into: &records)
-                accumulator.add(records)
+                if let window, let state = cached[userId],
+                   try window.read(userId, after: state, through: options.to, into: &records) {
+                    accumulator.add(records, resuming: state)
+                } else {
+                    try reader.read(userId, into: &records)
+                    accumulator.add(records, resuming: nil)
+                }
             }
             return accumulator
         }
+        if options.usesStreakStateCache { store.save(analysis.checkpoints) }
         return HabitsReportLayout.report(analysis, options: options)
     }
 }
@@ -39,16 +53,24 @@ struct HabitsAccumulator: Sendable {
     private(set) var categories = HabitsCategories()
     private(set) var totals = HabitsTotals()
     private(set) var quality = HabitsQualityLog()
+    /// The walk states to cache for later reports (`HabitsStreakStateStore`).
+    private(set) var checkpoints: [(userId: String, state: HabitsCachedState)] = []
 
     init(options: HabitsOptions) { self.options = options }
 
     /// Adds one user: their `daily` rows of the period, streaks, categories and quality issues.
-    mutating func add(_ records: HabitsUserRecords) {
+    /// - Parameter cached: the state the walk resumes from (`records` then hold the window after
+    ///   it, see `HabitsWindowRecordReader`); nil: `records` are the user's whole history.
+    mutating func add(_ records: HabitsUserRecords, resuming cached: HabitsCachedState?) {
         let clock = HabitsUserClock(timezone: records.timezone, dayStartMinutes: options.dayStartMinutes)
         var days = HabitsUserDays(records: records, clock: clock)
         let userIndex = userIds.count
         var rowCount = 0
-        let summary = HabitsTimeline.walk(&days, from: options.from, to: options.to) { day, facts, consistency in
+        var state = cached?.walk ?? HabitsWalkState()
+        let checkpointDay = options.to.ordinal - HabitsStreakStateStore.checkpointLag
+        let (summary, checkpoint) = HabitsTimeline.walk(
+            &days, from: options.from, to: options.to, resuming: &state, checkpoint: checkpointDay
+        ) { day, facts, consistency in
             let row = HabitsDailyRow(
                 user: userIndex, day: day, score: facts.score, tasksPlanned: facts.tasksPlanned,
                 tasksDone: facts.tasksDone, flows: facts.flows, flowsDone: facts.flowsDone,
@@ -58,6 +80,11 @@ struct HabitsAccumulator: Sendable {
             totals.add(row)
             rowCount += 1
         }
+        if let checkpoint {
+            checkpoints.append((records.userId, HabitsCachedState(
+                walk: checkpoint, latestSessionEnd: Self.latestSessionEnd(
+                    records.sessions, before: HabitsWindow.start(after: checkpointDay), after: cached?.latestSessionEnd))))
+        }
         categories.add(records.flows, clock: clock, from: options.from, to: options.to)
         guard rowCount > 0 else { return }
         userIds.append(records.userId)
@@ -65,5 +92,17 @@ struct HabitsAccumulator: Sendable {
         totals.add(summary)
         HabitsQuality.check(records: records, clock: clock, days: days, from: options.from, to: options.to,
                             into: &quality)
+    }
+
+    /// The latest end of the non-empty session intervals started before `limit`, folded with the
+    /// cached one of the sessions before the window (`records` then start at the window).
+    static func latestSessionEnd(_ sessions: [HabitsUserRecords.Session], before limit: Int64, after cached: Int64?) -> Int64? {
+        var latest = cached
+        for session in sessions where session.startedAt < limit {
+            let end = HabitsQuality.intervalEnd(of: session)
+            guard end > session.startedAt else { continue }
+            latest = max(latest ?? end, end)
+        }
+        return latest
     }
 }

@@ -15,6 +15,9 @@ public struct HabitsOptions: Sendable {
     public var dayStartMinutes: Int = 0
     /// The moment the report describes (`--as-of`).
     public var asOf: Timestamp
+    /// Resume streaks and consistency from `habits_streak_state` and save checkpoints there
+    /// (the figures are the same either way; tests turn it off to compare with the full walk).
+    public var usesStreakStateCache = true
 
     public init(from: Day, to: Day, user: String? = nil, dayStartMinutes: Int = 0, asOf: Timestamp) {
         self.from = from

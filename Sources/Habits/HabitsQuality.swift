@@ -57,8 +57,7 @@ enum HabitsQuality {
         var open: [(id: String, end: Int64)] = []
         for session in sessions {
             let inPeriod = period.contains(clock.day(ofMicroseconds: session.startedAt).ordinal)
-            let focusMicroseconds = session.focusedSeconds.multipliedReportingOverflow(by: 1_000_000)
-            var end = session.startedAt &+ (focusMicroseconds.overflow ? Int64.max / 2 : focusMicroseconds.partialValue)
+            let end = intervalEnd(of: session)
             if let endedAt = session.endedAt {
                 if endedAt < session.startedAt {
                     if inPeriod {
@@ -66,7 +65,6 @@ enum HabitsQuality {
                                       detail: "ended at \(shown(endedAt, clock)) before it started at \(shown(session.startedAt, clock))")
                     }
                 } else {
-                    end = endedAt
                     let lasted = (endedAt - session.startedAt) / 1_000_000
                     if session.focusedSeconds > lasted + slackSeconds, inPeriod {
                         issues.append(.impossibleFocusSession, record: session.id,
@@ -83,6 +81,14 @@ enum HabitsQuality {
             }
             open.append((session.id, end))
         }
+    }
+
+    /// The end of a session's interval for the overlap check: `endedAt` when present and not
+    /// before `startedAt`, else `startedAt` + its focus (the interval is empty when end ≤ start).
+    static func intervalEnd(of session: HabitsUserRecords.Session) -> Int64 {
+        if let endedAt = session.endedAt, endedAt >= session.startedAt { return endedAt }
+        let focusMicroseconds = session.focusedSeconds.multipliedReportingOverflow(by: 1_000_000)
+        return session.startedAt &+ (focusMicroseconds.overflow ? Int64.max / 2 : focusMicroseconds.partialValue)
     }
 
     /// An instant as the user's wall clock shows it.

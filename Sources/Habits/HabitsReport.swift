@@ -21,6 +21,9 @@ enum HabitsReportLayout {
         Column("estimated_minutes", .hours), Column("accuracy", .percent),
     ]
     static let qualityColumns = [Column("issue"), Column("record"), Column("detail")]
+    /// The workbook's `daily` and `badges` sheets stop here (a year of 10,000 users is 3.4
+    /// million rows): one sheet under Excel's 1,048,575 rows, the whole tables in the CSV files.
+    static let workbookRowLimit = 1_000_000
 
     static func report(_ analysis: HabitsAccumulator, options: HabitsOptions) -> Report {
         // Markdown (chat) shows the latest days and the top rows first, in the columns that fit
@@ -57,7 +60,7 @@ enum HabitsReportLayout {
     private static func dailyTable(_ analysis: HabitsAccumulator) -> Table {
         let rows = analysis.daily
         let userIds = analysis.userIds
-        return Table(name: "daily", columns: dailyColumns, rows: Rows(count: rows.count) {
+        var table = Table(name: "daily", columns: dailyColumns, rows: Rows(count: rows.count) {
             let iterator = rows.makeIterator()
             return AnyIterator {
                 guard let row = iterator.next() else { return nil }
@@ -69,13 +72,15 @@ enum HabitsReportLayout {
                 ]
             }
         }, caption: "One row per user and day with a record")
+        table.workbookRowLimit = workbookRowLimit
+        return table
     }
 
     /// `badges`: one row per badge earned, expanded from the rows' badge bits in SPEC order.
     private static func badgesTable(_ analysis: HabitsAccumulator) -> Table {
         let rows = analysis.daily
         let userIds = analysis.userIds
-        return Table(name: "badges", columns: badgeColumns, rows: Rows(count: analysis.totals.badges) {
+        var table = Table(name: "badges", columns: badgeColumns, rows: Rows(count: analysis.totals.badges) {
             let iterator = rows.makeIterator()
             var pending: [[Value]] = []
             return AnyIterator {
@@ -88,6 +93,8 @@ enum HabitsReportLayout {
                 return pending.popLast()
             }
         }, caption: "The badges earned, by user and day")
+        table.workbookRowLimit = workbookRowLimit
+        return table
     }
 
     private static func streaksTable(_ analysis: HabitsAccumulator) -> Table {

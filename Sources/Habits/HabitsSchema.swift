@@ -89,5 +89,5 @@ public enum HabitsSchema {
         """)
 
     /// Every habits migration, oldest first.
-    public static let migrations: [Migration] = [version1]
+    public static let migrations: [Migration] = [version1, HabitsStreakStateSchema.version2]
 }

@@ -102,6 +102,25 @@ final class HabitsRecordReader {
         return ids
     }
 
+    /// The same ids as `userIds(only:)`, found by seeking each table's `(user_id, …)` index from
+    /// one id to the next instead of reading every row: ten thousand seeks rather than ten million
+    /// rows, for a report that reads only a few days per user.
+    func userIdsBySeeking(only: String?) throws -> [String] {
+        if only != nil { return try userIds(only: only) }
+        var ids = Set<String>()
+        for table in ["tasks", "flows", "focus_sessions", "logins", "moods"] {
+            let statement = try database.prepare("""
+                WITH RECURSIVE seen(id) AS (
+                    SELECT min(user_id) FROM \(table)
+                    UNION ALL
+                    SELECT (SELECT min(user_id) FROM \(table) WHERE user_id > seen.id) FROM seen WHERE seen.id IS NOT NULL)
+                SELECT id FROM seen WHERE id IS NOT NULL
+                """)
+            while try statement.step() { ids.insert(statement.string(0)) }
+        }
+        return ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
     /// Whether the id has a `users` record or any activity record (for `--user`).
     func hasAnything(_ userId: String) throws -> Bool {
         let statement = try database.prepare("""

@@ -27,11 +27,11 @@ public final class Importer {
         public init() {}
     }
 
-    private let database: Database
+    let database: Database
     private let modules: [DomainName: ImportModule]
     /// The kinds of the modules: how each file's kind is told from its name.
     public let kinds: KindRegistry
-    private let options: Options
+    let options: Options
     /// Called as a file is read, at most a few times a second.
     public var progress: ((Progress) -> Void)?
 
@@ -86,6 +86,7 @@ public final class Importer {
         var jsonLines = ImportFiles.isJSONLines(entry.fileName)
         while true {
             do {
+                if options.checkOnly { return try checkOnce(entry, kind: kind, module: module, jsonLines: jsonLines) }
                 return try importOnce(entry, kind: kind, module: module, digest: digest, jsonLines: jsonLines)
             } catch let notAWrapper as NotAWrapper where !jsonLines {
                 // JSON Lines in a `.json` file, or one document that is not records (docs/DECISIONS.md).
@@ -126,13 +127,11 @@ public final class Importer {
     }
 
     /// Ends a file's import with nothing stored, carrying what to report.
-    private struct FileFailure: Error {
+    struct FileFailure: Error {
         let outcome: FileOutcome
         /// A `--strict` rejection (which may have come from a first line read as a wrapper).
         var strict = false
     }
-    /// Rolls back a `report check` run after it has read everything.
-    private struct CheckDone: Error { let outcome: FileOutcome }
 
     private func importOnce(_ entry: ImportFiles.Entry, kind: ExportKind, module: ImportModule,
                             digest: (hex: String, size: Int64), jsonLines: Bool) throws -> FileOutcome {
@@ -142,7 +141,7 @@ public final class Importer {
         let importer = try module.makeImporter(kind, database)
         let reader = RecordPipeline(reader: JSONRecordReader(source: source, jsonLines: jsonLines), validate: importer.validate)
         defer { reader.close() }
-        var outcome = FileOutcome(file: entry.displayName, kind: kind, status: options.checkOnly ? .checked : .imported)
+        var outcome = FileOutcome(file: entry.displayName, kind: kind, status: .imported)
         let started = Importer.now()
         do {
             try database.transaction {
@@ -200,10 +199,7 @@ public final class Importer {
                                   .integer(Int64(outcome.rejected)), .text(Importer.now()),
                                   outcome.layout.map { .text($0.name) } ?? .text("empty"),
                                   outcome.layout?.recordsMember.map(SQLValue.text) ?? .null, .integer(importId)])
-                if options.checkOnly { throw CheckDone(outcome: outcome) }
             }
-        } catch let done as CheckDone {
-            return done.outcome
         } catch let syntax as JSONSyntaxError {
             outcome.status = .failed(reason: "malformed JSON: \(syntax); nothing of this file was stored")
             throw FileFailure(outcome: outcome)

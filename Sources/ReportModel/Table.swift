@@ -60,6 +60,11 @@ public struct Table: Sendable {
     /// The columns Markdown shows, by name (nil: all), so that a line stays within about 120
     /// characters in a chat window.
     public var markdownColumns: [String]?
+    /// The most data rows the workbook's sheet holds (nil: all, continued on further sheets past
+    /// Excel's limit). A table that can pass millions of rows sets it so that the workbook stays
+    /// one sheet that Excel opens and the report is bound by its analysis, not by writing cells;
+    /// the sheet's last row then says that the whole table is in the CSV file.
+    public var workbookRowLimit: Int?
 
     public init(name: String, title: String? = nil, columns: [Column], rows: Rows,
                 outputs: Outputs = .all, markdownLimit: Int = 10, caption: String? = nil) {

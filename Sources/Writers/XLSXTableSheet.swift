@@ -93,13 +93,39 @@ struct XLSXTableSheet {
                 column += 1
             }
         }
-        for values in sample { try writeRow(values) }
+        let limit = table.workbookRowLimit.map { max(0, min($0, dataRowsPerSheet - 1)) }
+        var written = 0
+        var omitted = 0
+        for values in sample {
+            if let limit, written == limit { omitted += 1; continue }
+            try writeRow(values)
+            written += 1
+        }
         sample = []
-        while let values = iterator.next() { try writeRow(values) }
+        while let values = iterator.next() {
+            if let limit, written == limit {
+                // The rest are only counted: by the table when it knows, else one by one.
+                if let count = table.rows.count { omitted = count - written; break }
+                omitted += 1
+                continue
+            }
+            try writeRow(values)
+            written += 1
+        }
+        // Filter and data bars first: in constant-memory mode they cannot reach back past a later row.
         try finishSheet(cells, dataRows: Int(row))
+        if omitted > 0 {
+            try cells.writeText(Self.limitNote(shown: written, total: written + omitted, table: table.name),
+                                row: row + 1, column: 0, format: workbook.bold)
+        }
         if sheetNumber == 1 { dataRowsOnFirstSheet = Int(row) }
         return XLSXPlacedTable(sheetName: firstName, dataRowsOnFirstSheet: dataRowsOnFirstSheet, columns: columns,
                                minimums: minimumsOnFirstSheet ?? minimums)
+    }
+
+    /// The last row of a sheet cut at `Table.workbookRowLimit`.
+    static func limitNote(shown: Int, total: Int, table: String) -> String {
+        "The sheet shows the first \(shown) of \(total) rows; the full table is in \(table).csv."
     }
 
     /// Header widths (plus room for the filter button) against the widest sampled value.

@@ -157,9 +157,9 @@ final class ImportCommandTests: CLITestCase {
         var options = Importer.Options()
         options.bulkIndexBytes = 0
         let importer = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
-        let indexSQL = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tasks' AND sql IS NOT NULL"
+        let indexSQL = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tasks' AND sql IS NOT NULL ORDER BY name"
         let before = try database.rows(indexSQL)
-        XCTAssertEqual(before.map { $0[0] }, ["tasks_user_date"])
+        XCTAssertEqual(before.map { $0[0] }, ["tasks_user_completed", "tasks_user_date"])
         let good = try write("tasks.json", Self.tasks)
         XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: good, displayName: good)).status, .imported)
         XCTAssertEqual(try database.rows(indexSQL), before)

@@ -1,5 +1,8 @@
 import Foundation
 import XCTest
+import ReportModel
+import Time
+import Writers
 @testable import ReportModel
 @testable import Time
 @testable import Writers

@@ -85,6 +85,32 @@ final class XLSXLimitsTests: XCTestCase {
         XCTAssertEqual(dump.sheets[1...3].map { $0.conditionalFormats?.map(\.range) ?? [] }, [["B2:B5"], ["B2:B5"], ["B2:B3"]])
     }
 
+    func testATableWithAWorkbookRowLimitStaysOneSheetAndPointsToItsCSV() throws {
+        for counted in [true, false] {
+            let values = (1...10).map { [Value.integer($0), .number(Double($0) / 10)] }
+            var table = Table(name: "daily", columns: [Column("id", .integer), Column("rate", .percent, dataBar: true)],
+                              rows: counted ? Rows(values) : Rows { AnyIterator(values.makeIterator()) })
+            table.workbookRowLimit = 4
+            let url = directory.appendingPathComponent("capped-\(counted).xlsx")
+            try XLSXWriter().write(report([table, Table(name: "after", columns: [Column("n")], rows: [[.text("x")]])]), to: url)
+            let dump = try XLSXTestSupport.dump(url)
+            XCTAssertEqual(dump.sheets.map(\.name), ["Summary", "Daily", "After"])
+            XCTAssertEqual(dump.sheets[1].rows.compactMap { $0.first?.v }, [
+                "Id", "1", "2", "3", "4", "The sheet shows the first 4 of 10 rows; the full table is in daily.csv.",
+            ])
+            XCTAssertEqual(dump.sheets[1].autoFilter, "A1:B5")
+            XCTAssertEqual(dump.sheets[1].conditionalFormats?.map(\.range), ["B2:B5"])
+        }
+    }
+
+    func testAWorkbookRowLimitAboveTheRowsChangesNothing() throws {
+        var table = Table(name: "daily", columns: [Column("id", .integer)], rows: [[.integer(1)], [.integer(2)]])
+        table.workbookRowLimit = 2
+        let url = directory.appendingPathComponent("under.xlsx")
+        try XLSXWriter().write(report([table]), to: url)
+        XCTAssertEqual(try XLSXTestSupport.dump(url).sheets[1].rows.compactMap { $0.first?.v }, ["Id", "1", "2"])
+    }
+
     /// The real limit: 1,048,575 data rows fill the first sheet, the rest go to `Ids (2)`.
     func testMoreThanAMillionRowsSplitAtExcelsLimit() throws {
         let total = 1_048_575 + 1_500

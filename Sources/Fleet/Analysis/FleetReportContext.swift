@@ -26,7 +26,8 @@ struct FleetReportContext: Sendable {
         self.groupNames = groupNames
         self.drivers = drivers
         let lines = results.lines
-        let loanOrder = lines.indices.sorted { IdentifierOrder.precedes(lines[$0].assignmentId, lines[$1].assignmentId) }
+        let loanKeys = lines.map { IdentifierSortKey($0.assignmentId) }
+        let loanOrder = lines.indices.sorted { IdentifierSortKey.precedes(loanKeys[$0], loanKeys[$1]) }
             .map { Int32($0) }
         self.loanOrder = loanOrder
         var rank = [Int32](repeating: 0, count: lines.count)
@@ -35,9 +36,8 @@ struct FleetReportContext: Sendable {
         damageOrder = damage.indices.sorted { (rank[Int(damage[$0].loan)], $0) < (rank[Int(damage[$1].loan)], $1) }
             .map { Int32($0) }
         let driverIds = results.driverIds
-        driverOrder = results.drivers.keys.sorted {
-            IdentifierOrder.precedes(driverIds.name($0) ?? "", driverIds.name($1) ?? "")
-        }
+        driverOrder = results.drivers.keys.map { (number: $0, key: IdentifierSortKey(driverIds.name($0) ?? "")) }
+            .sorted { IdentifierSortKey.precedes($0.key, $1.key) }.map(\.number)
         availablePerVehicle = windows.reduce(0) { $0 + $1.length }
     }
 

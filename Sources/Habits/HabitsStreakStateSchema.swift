@@ -1,0 +1,93 @@
+import Store
+
+/// Step 2 of the habits schema: the cached running state of streaks and consistency
+/// (`habits_streak_state`), the triggers that invalidate it, and the indexes a report of a few
+/// days needs to find the records that land on those days.
+///
+/// Why a cache: streaks and consistency run over a user's whole history, so without one the
+/// one-day report (`report nightly`) reads a year of records per user. A row holds the state of a
+/// user's walk after `through_day` (a day ordinal, days since 1970-01-01) for one `--day-start`;
+/// a report resumes from it and reads only the days after (`HabitsStreakStateStore`).
+///
+/// Why triggers: files arrive in any order and records are upserted, so an older day can change
+/// at any import, and an update can move a record away from a day (OLD) as well as onto one (NEW).
+/// Each trigger deletes the states of the record's user that may have counted the old or the new
+/// record: those whose `through_day` is on or after the earliest day the record can belong to in
+/// any zone with any day start (its `date`, or the UTC day of an instant minus 3: zones are at
+/// most 12 h behind UTC and a day start subtracts less than 24 h). Only the kinds that change the
+/// state have triggers: tasks and flows (active days), focus sessions (the state keeps the latest
+/// end of earlier sessions for the overlap check) and users (a time zone moves every day).
+/// A bulk import into an empty cache pays one indexed probe of an empty table per record.
+///
+/// The two partial indexes find the done tasks and flows by completion instant, since a record
+/// dated on one day can be completed on a later one.
+public enum HabitsStreakStateSchema {
+    /// The earliest day ordinal an instant in microseconds can belong to, as SQL.
+    private static func earliestDay(_ instant: String) -> String { "(\(instant) / 86400000000 - 3)" }
+    /// The day ordinal of a `YYYY-MM-DD` column, as SQL.
+    private static func dateDay(_ column: String) -> String { "(unixepoch(\(column)) / 86400)" }
+
+    private static func invalidation(_ row: String, earliest: String) -> String {
+        "DELETE FROM habits_streak_state WHERE user_id = \(row).user_id AND through_day >= \(earliest);"
+    }
+
+    private static func dayOfRecord(_ row: String) -> String {
+        "min(\(dateDay(row + ".date")), coalesce(\(earliestDay(row + ".completed_at_us")), \(dateDay(row + ".date"))))"
+    }
+
+    /// `columns`: what the state depends on; an update that keeps them all (a re-exported record)
+    /// leaves the cache alone.
+    private static func triggers(table: String, columns: [String], earliest: (String) -> String) -> String {
+        let changed = columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
+        return """
+        CREATE TRIGGER \(table)_streak_state_insert AFTER INSERT ON \(table) BEGIN
+            \(invalidation("NEW", earliest: earliest("NEW")))
+        END;
+        CREATE TRIGGER \(table)_streak_state_update AFTER UPDATE ON \(table) WHEN \(changed) BEGIN
+            \(invalidation("OLD", earliest: earliest("OLD")))
+            \(invalidation("NEW", earliest: earliest("NEW")))
+        END;
+        CREATE TRIGGER \(table)_streak_state_delete AFTER DELETE ON \(table) BEGIN
+            \(invalidation("OLD", earliest: earliest("OLD")))
+        END;
+
+        """
+    }
+
+    public static let version2 = Migration(domain: "habits", version: 2, sql: """
+        CREATE TABLE habits_streak_state (
+            user_id TEXT NOT NULL,
+            day_start INTEGER NOT NULL,
+            through_day INTEGER NOT NULL,
+            last_record_day INTEGER,
+            consistency REAL NOT NULL,
+            last_active_day INTEGER,
+            run INTEGER NOT NULL,
+            best_streak INTEGER NOT NULL,
+            best_start INTEGER,
+            best_end INTEGER,
+            latest_session_end_us INTEGER,
+            PRIMARY KEY (user_id, day_start)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX tasks_user_completed ON tasks (user_id, completed_at_us)
+            WHERE state = 'terminee' AND completed_at_us IS NOT NULL;
+        CREATE INDEX flows_user_completed ON flows (user_id, completed_at_us)
+            WHERE etat = 'termine' AND completed_at_us IS NOT NULL;
+        \(triggers(table: "tasks", columns: ["user_id", "date", "state", "completed_at_us"], earliest: dayOfRecord))
+        \(triggers(table: "flows", columns: ["user_id", "date", "etat", "completed_at_us"], earliest: dayOfRecord))
+        \(triggers(table: "focus_sessions", columns: [
+            "user_id", "started_at_us", "total_seconds", "remaining_seconds", "ended_at_us",
+        ], earliest: { earliestDay($0 + ".started_at_us") }))
+        CREATE TRIGGER users_streak_state_insert AFTER INSERT ON users BEGIN
+            DELETE FROM habits_streak_state WHERE user_id = NEW.id;
+        END;
+        CREATE TRIGGER users_streak_state_update AFTER UPDATE ON users
+            WHEN OLD.id IS NOT NEW.id OR OLD.timezone IS NOT NEW.timezone BEGIN
+            DELETE FROM habits_streak_state WHERE user_id = OLD.id;
+            DELETE FROM habits_streak_state WHERE user_id = NEW.id;
+        END;
+        CREATE TRIGGER users_streak_state_delete AFTER DELETE ON users BEGIN
+            DELETE FROM habits_streak_state WHERE user_id = OLD.id;
+        END;
+        """)
+}

@@ -1,0 +1,93 @@
+import Store
+import Time
+
+/// A user's cached walk state and what the overlap check needs from the sessions before it.
+struct HabitsCachedState: Sendable, Equatable {
+    var walk: HabitsWalkState
+    /// The latest interval end (`HabitsQuality.intervalEnd`) of the user's non-empty sessions
+    /// started before `HabitsWindow.start(after: walk.throughDay)`; nil: none.
+    var latestSessionEnd: Int64?
+}
+
+/// Reads and writes `habits_streak_state` (schema step 2) for one `--day-start`.
+///
+/// Loading takes, per user, the cached state if it is before the period (a report resumes only
+/// from a day before its first). Saving happens after the report's read transaction, in a write
+/// transaction of its own, and only if no other connection committed since before the read
+/// began (`PRAGMA data_version`): otherwise the states could describe data an import has changed
+/// since, after its triggers ran. The cache is an optimisation, so a database that cannot be
+/// written (read-only, locked) only costs the next report a longer read; the report still succeeds.
+struct HabitsStreakStateStore {
+    /// How many days before the period's last day a report saves its checkpoint. An import of
+    /// the next night's files invalidates states from a few days before their records' days
+    /// (three, see `HabitsStreakStateSchema`); a week keeps the checkpoint clear of that and of
+    /// files that arrive a few days late, so the next night's report resumes from it and reads
+    /// about eight days per user.
+    static let checkpointLag = 7
+
+    let database: Database
+    let dayStartMinutes: Int
+    /// `PRAGMA data_version` before the report's read transaction.
+    private let dataVersion: Int64?
+
+    init(database: Database, dayStartMinutes: Int) throws {
+        self.database = database
+        self.dayStartMinutes = dayStartMinutes
+        dataVersion = try database.scalarInt("PRAGMA data_version")
+    }
+
+    /// The states before `first`, by user id (inside the report's read transaction).
+    func load(before first: Day) throws -> [String: HabitsCachedState] {
+        let statement = try database.prepare("""
+            SELECT user_id, through_day, last_record_day, consistency, last_active_day, run, best_streak,
+                   best_start, best_end, latest_session_end_us
+            FROM habits_streak_state WHERE day_start = ?1 AND through_day < ?2
+            """)
+        try statement.bind([.integer(Int64(dayStartMinutes)), .integer(Int64(first.ordinal))])
+        var states: [String: HabitsCachedState] = [:]
+        while try statement.step() {
+            let walk = HabitsWalkState(
+                throughDay: Int(statement.int64(1)), lastRecordDay: statement.int64OrNil(2).map { Int($0) },
+                consistency: statement.double(3), lastActiveDay: statement.int64OrNil(4).map { Int($0) },
+                run: Int(statement.int64(5)), bestStreak: Int(statement.int64(6)),
+                bestStart: statement.int64OrNil(7).map { Day(ordinal: Int($0)) },
+                bestEnd: statement.int64OrNil(8).map { Day(ordinal: Int($0)) })
+            states[statement.string(0)] = HabitsCachedState(walk: walk, latestSessionEnd: statement.int64OrNil(9))
+        }
+        return states
+    }
+
+    /// Saves the checkpoints, each replacing an older state of its user; skipped when another
+    /// connection wrote since `init` or the database cannot be written now.
+    func save(_ checkpoints: [(userId: String, state: HabitsCachedState)]) {
+        guard !checkpoints.isEmpty, let dataVersion else { return }
+        try? database.transaction {
+            guard try database.scalarInt("PRAGMA data_version") == dataVersion else { return }
+            let upsert = try database.prepare("""
+                INSERT INTO habits_streak_state (user_id, day_start, through_day, last_record_day, consistency,
+                    last_active_day, run, best_streak, best_start, best_end, latest_session_end_us)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                ON CONFLICT (user_id, day_start) DO UPDATE SET through_day = excluded.through_day,
+                    last_record_day = excluded.last_record_day, consistency = excluded.consistency,
+                    last_active_day = excluded.last_active_day, run = excluded.run,
+                    best_streak = excluded.best_streak, best_start = excluded.best_start,
+                    best_end = excluded.best_end, latest_session_end_us = excluded.latest_session_end_us
+                WHERE excluded.through_day > habits_streak_state.through_day
+                """)
+            for (userId, cached) in checkpoints {
+                let walk = cached.walk
+                guard let throughDay = walk.throughDay else { continue }
+                try upsert.bind([
+                    .text(userId), .integer(Int64(dayStartMinutes)), .integer(Int64(throughDay)),
+                    Self.optional(walk.lastRecordDay), .real(walk.consistency), Self.optional(walk.lastActiveDay),
+                    .integer(Int64(walk.run)), .integer(Int64(walk.bestStreak)),
+                    Self.optional(walk.bestStart?.ordinal), Self.optional(walk.bestEnd?.ordinal),
+                    cached.latestSessionEnd.map(SQLValue.integer) ?? .null,
+                ])
+                try upsert.run()
+            }
+        }
+    }
+
+    private static func optional(_ number: Int?) -> SQLValue { number.map { .integer(Int64($0)) } ?? .null }
+}

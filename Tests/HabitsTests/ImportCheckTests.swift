@@ -1,0 +1,78 @@
+import Foundation
+import Import
+import XCTest
+@testable import Habits
+
+/// `report check` (Importer with `checkOnly`): the import's validation and messages, and not one
+/// write: the database is byte for byte the file it was before, and no transaction is opened.
+final class ImportCheckTests: XCTestCase {
+    private var store: HabitsTestStore!
+
+    override func setUpWithError() throws { store = try HabitsTestStore() }
+    override func tearDown() { store = nil }
+
+    private static let tasks = """
+        [{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "A", "state": "terminee"},
+         {"id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "B", "state": "done"},
+         {"id": "t3", "userId": "u1", "date": "2026-13-01", "libelle": "C", "state": "a_faire"}]
+        """
+
+    private func file(_ name: String, _ text: String) throws -> ImportFiles.Entry {
+        let path = store.directory.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return try XCTUnwrap(ImportFiles.expand([path]).first)
+    }
+
+    private func importer(checkOnly: Bool, strict: Bool = false) throws -> Importer {
+        var options = Importer.Options()
+        options.checkOnly = checkOnly
+        options.strict = strict
+        return try Importer(database: store.database, modules: [HabitsModule.module.imports], options: options)
+    }
+
+    func testCheckCountsAndNamesWhatTheImportWouldAndWritesNothing() throws {
+        let entry = try file("tasks.json", Self.tasks)
+        let before = try store.snapshot()
+        let changes = try store.database.scalarInt("PRAGMA data_version")
+        let checked = try importer(checkOnly: true).importFile(entry)
+        XCTAssertEqual(checked.status, .checked)
+        XCTAssertEqual([checked.records, checked.accepted, checked.rejected], [3, 1, 2])
+        XCTAssertEqual(try store.snapshot(), before)
+        XCTAssertEqual(try store.count("import_log"), 0)
+        XCTAssertEqual(try store.count("import_rejects"), 0)
+        XCTAssertFalse(store.database.isInTransaction)
+        XCTAssertEqual(try store.database.scalarInt("PRAGMA data_version"), changes)
+
+        let imported = try importer(checkOnly: false).importFile(entry)
+        XCTAssertEqual(imported.status, .imported)
+        XCTAssertEqual(checked.rejectMessages, imported.rejectMessages)
+        XCTAssertEqual(checked.rejectMessages.first,
+                       "\(entry.displayName) record 2 (id t2): field state: must be one of a_faire, en_cours, terminee \"done\"")
+        XCTAssertEqual([imported.records, imported.accepted, imported.rejected], [3, 1, 2])
+    }
+
+    func testStrictCheckFailsAtTheFirstRejectionLikeTheImport() throws {
+        let entry = try file("tasks.json", Self.tasks)
+        let checked = try importer(checkOnly: true, strict: true).importFile(entry)
+        let imported = try importer(checkOnly: false, strict: true).importFile(entry)
+        XCTAssertEqual(checked.status, imported.status)
+        guard case .failed(let reason) = checked.status else { return XCTFail("\(checked.status)") }
+        XCTAssertEqual(reason, "record 2 (id t2): field state: must be one of a_faire, en_cours, terminee \"done\"; --strict: nothing of this file was stored")
+        XCTAssertEqual(try store.count("tasks"), 0)
+    }
+
+    func testCheckReadsAnObjectThatIsNotAWrapperAsJSONLinesAndReportsMalformedJSON() throws {
+        let lines = try file("tasks.json", """
+            {"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "A", "state": "terminee"}
+            {"id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "B", "state": "a_faire"}
+            """)
+        let checked = try importer(checkOnly: true).importFile(lines)
+        XCTAssertEqual([checked.records, checked.accepted, checked.rejected], [2, 2, 0])
+        let broken = try importer(checkOnly: true).importFile(try file("tasks-broken.json", "[{\"id\": "))
+        guard case .failed(let reason) = broken.status else { return XCTFail("\(broken.status)") }
+        XCTAssertTrue(reason.hasPrefix("malformed JSON: "), reason)
+        XCTAssertTrue(reason.hasSuffix("; nothing of this file was stored"), reason)
+        XCTAssertEqual(try store.count("tasks"), 0)
+        XCTAssertEqual(try store.count("import_log"), 0)
+    }
+}
