@@ -49,7 +49,7 @@ enum BookingsReport {
             Figure("discount_eur", .number(overall.discountCents / 100), .euros, title: "Discount (EUR)"),
             Figure("cancellation_rate", .number(ratio(overall.cancelled, overall.bookings)), .percent),
             Figure("late_cancellations", .integer(totals.lateCancellations), .integer),
-            Figure("lead_time_median_hours", .number(metrics.leadTime.medianHours), .hours,
+            Figure("lead_time_median_hours", .number(metrics.leadTime.medianHours), .duration,
                    title: "Median lead time (hours)"),
             Figure("lead_time_under_24h_share", .number(metrics.leadTime.under24HoursShare), .percent,
                    title: "Lead time under 24 h"),

@@ -7,7 +7,7 @@ enum HabitsReportLayout {
     static let dailyColumns = [
         Column("user_id"), Column("day", .date), Column("score", .integer, dataBar: true),
         Column("tasks_planned", .integer), Column("tasks_done", .integer), Column("flows", .integer),
-        Column("flows_done", .integer), Column("focus_minutes", .hours), Column("morning_login", .boolean),
+        Column("flows_done", .integer), Column("focus_minutes", .duration), Column("morning_login", .boolean),
         Column("badges", .integer), Column("streak", .integer), Column("consistency", .percent),
         Column("mood", .integer),
     ]
@@ -17,8 +17,8 @@ enum HabitsReportLayout {
         Column("best_streak", .integer), Column("best_streak_start", .date), Column("best_streak_end", .date),
     ]
     static let categoryColumns = [
-        Column("category"), Column("minutes", .hours), Column("percent", .decimal(places: 2), dataBar: true),
-        Column("estimated_minutes", .hours), Column("accuracy", .percent),
+        Column("category"), Column("minutes", .duration), Column("percent", .decimal(places: 2), dataBar: true),
+        Column("estimated_minutes", .duration), Column("accuracy", .percent),
     ]
     static let qualityColumns = [Column("issue"), Column("record"), Column("detail")]
     /// The workbook's `daily` and `badges` sheets stop here (a year of 10,000 users is 3.4

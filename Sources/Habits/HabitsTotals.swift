@@ -80,7 +80,7 @@ struct HabitsTotals: Sendable {
             Figure("tasks_done", .integer(tasksDone), .integer),
             Figure("flows", .integer(flows), .integer),
             Figure("flows_done", .integer(flowsDone), .integer),
-            Figure("focus_minutes", .number(Double(focusSeconds) / 60), .hours),
+            Figure("focus_minutes", .number(Double(focusSeconds) / 60), .duration),
             Figure("morning_logins", .integer(morningLogins), .integer),
             Figure("badges", .integer(badges), .integer),
         ]

@@ -9,8 +9,9 @@ public enum ColumnType: Sendable, Equatable {
     case decimal(places: Int)
     /// A ratio stored as a fraction (0.7312 for 73.12 %): 4 places in CSV, `0.0%` in XLSX.
     case percent
-    /// Hours (or minutes: the column's name says which) with 2 places.
-    case hours
+    /// A duration in hours or in minutes (the column's name says which: `hours_out`,
+    /// `late_minutes`) with 2 places.
+    case duration
     /// Euros with 2 places.
     case euros
     case date

@@ -56,7 +56,7 @@ struct CSVFields {
         case .integer: return 0
         case .decimal(let places): return places
         case .percent: return 4
-        case .hours, .euros: return 2
+        case .duration, .euros: return 2
         case .text, .date, .timestamp, .boolean: return nil
         }
     }

@@ -20,7 +20,7 @@ enum DisplayText {
         case .integer(let whole):
             // Whole numbers stay exact (a Double would turn 2^63 - 1 into …776000).
             switch type {
-            case .decimal, .percent, .hours, .euros: return number(Double(whole), as: type)
+            case .decimal, .percent, .duration, .euros: return number(Double(whole), as: type)
             case .integer, .text, .date, .timestamp, .boolean: return String(whole)
             }
         case .number(let number):
@@ -35,7 +35,7 @@ enum DisplayText {
             return percent(number)
         case .euros:
             return FixedDecimal.string(number, places: 2) + " €"
-        case .hours:
+        case .duration:
             return FixedDecimal.string(number, places: 2)
         case .decimal(let places):
             return FixedDecimal.string(number, places: places)

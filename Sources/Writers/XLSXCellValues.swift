@@ -25,7 +25,7 @@ enum XLSXCellValues {
             let places = min(max(places, 0), 30)
             return places == 0 ? "0" : "0." + String(repeating: "0", count: places)
         case .percent: return "0.0%"
-        case .hours: return "0.00"
+        case .duration: return "0.00"
         case .euros: return "#,##0.00 €"
         case .date: return dateFormat
         case .timestamp: return timestampFormat
@@ -83,7 +83,7 @@ enum XLSXCellValues {
         let sign = number < 0 ? 1 : 0
         switch type {
         case .percent: return sign + integerDigits(number * 100) + 3  // "73.1%"
-        case .hours: return sign + integerDigits(number) + 3
+        case .duration: return sign + integerDigits(number) + 3
         case .euros:
             let digits = integerDigits(number)
             return sign + digits + (digits - 1) / 3 + 5  // "1,234.50 €"

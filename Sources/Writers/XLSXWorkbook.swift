@@ -100,7 +100,7 @@ final class XLSXWorkbook {
         switch type {
         case .text: return bold
         case .boolean: alignment = LXW_ALIGN_CENTER
-        case .integer, .decimal, .percent, .hours, .euros, .date, .timestamp: alignment = LXW_ALIGN_RIGHT
+        case .integer, .decimal, .percent, .duration, .euros, .date, .timestamp: alignment = LXW_ALIGN_RIGHT
         }
         let key = "\u{0}header\(alignment.rawValue)"
         if let format = formats[key] { return format }

@@ -35,7 +35,7 @@ final class BookingsAnalysisContractTests: XCTestCase {
         let types = Dictionary(uniqueKeysWithValues: report.figures.map { ($0.metric, $0.type) })
         XCTAssertEqual(types["revenue_eur"], .euros)
         XCTAssertEqual(types["cancellation_rate"], .percent)
-        XCTAssertEqual(types["lead_time_median_hours"], .hours)
+        XCTAssertEqual(types["lead_time_median_hours"], .duration)
         XCTAssertEqual(types["repeat_rate"], .percent)
         XCTAssertEqual(types["unknown_slots"], .integer)
     }

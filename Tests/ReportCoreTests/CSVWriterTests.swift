@@ -170,7 +170,7 @@ final class CSVWriterTests: XCTestCase {
                 return [.integer(index), .number(Double(index) / 8), .text("row \(index)")]
             }
         }
-        let table = Table(name: "big", columns: [Column("id", .integer), Column("hours", .hours), Column("label")],
+        let table = Table(name: "big", columns: [Column("id", .integer), Column("hours", .duration), Column("label")],
                           rows: rows)
         let url = directory.appendingPathComponent("big.csv")
         try OutputFiles.writeFile(at: url) { try CSVWriter().writeTable(table, to: $0) }

@@ -79,7 +79,7 @@ enum WriterTestSupport {
     static var itemsTable: Table {
         let columns = [
             Column("key"), Column("count", .integer), Column("share", .percent, dataBar: true),
-            Column("duration", .hours), Column("price", .euros), Column("ratio", .decimal(places: 3)),
+            Column("duration", .duration), Column("price", .euros), Column("ratio", .decimal(places: 3)),
             Column("day", .date), Column("at", .timestamp), Column("flag", .boolean),
         ]
         let rows: [[Value]] = [
@@ -125,7 +125,7 @@ enum WriterTestSupport {
             figures: [
                 Figure("users", .integer(3), .integer),
                 Figure("utilization", .number(0.7312), .percent),
-                Figure("hours_out", .number(12.345), .hours),
+                Figure("hours_out", .number(12.345), .duration),
                 Figure("revenue_eur", .number(99.995), .euros),
                 Figure("average_score", .number(72.25), .decimal(places: 1)),
                 Figure("first_day", day("2016-09-30"), .date),

@@ -146,7 +146,7 @@ enum XLSXSampleReport {
 
     static let vehicles = Table(
         name: "vehicles",
-        columns: [Column("plate"), Column("loans", .integer), Column("hours_out", .hours),
+        columns: [Column("plate"), Column("loans", .integer), Column("hours_out", .duration),
                   Column("utilization", .percent, dataBar: true), Column("km", .decimal(places: 1)),
                   Column("revenue_eur", .euros)],
         rows: [[.text("AB-123-CD"), .integer(3), .number(12.5), .number(0.7312), .number(153.25), .number(1234.5)],
@@ -184,7 +184,7 @@ enum XLSXSampleReport {
         Report(kind: "fleet", title: "Fleet report: Salon 2016", scope: "salon2016", asOf: asOf,
                parameters: [(name: "grace_minutes", value: "15")],
                figures: [Figure("vehicles", .integer(12), .integer), Figure("utilization", .number(0.7312), .percent),
-                         Figure("hours_out", .number(52.75), .hours), Figure("revenue", .number(1234.5), .euros),
+                         Figure("hours_out", .number(52.75), .duration), Figure("revenue", .number(1234.5), .euros),
                          Figure("first_day", day("2016-10-01"), .date), Figure("all_signed", .boolean(true), .boolean)],
                tables: [quality, vehicles, daily, loans, damage, csvOnly],
                charts: [Chart(.column, title: "Daily utilization", table: "daily", category: "day",

@@ -30,7 +30,7 @@ struct LoanLine: Sendable {
     let inAt: Int64?
     let status: LoanStatus
     /// Full length of the loan, microseconds (loans only).
-    let hours: Int64?
+    let loanMicroseconds: Int64?
     let lateMinutes: Int64?
     let km: Double?
     let oilDelta: Int8?
@@ -57,7 +57,7 @@ struct VehicleLine: Sendable {
     let model: String?
     let group: Int32
     var loans = 0
-    var hoursOut: Int64 = 0
+    var microsecondsOut: Int64 = 0
     var km = 0.0
     var newImpacts = 0
     var lateReturns = 0
@@ -66,7 +66,7 @@ struct VehicleLine: Sendable {
 /// One event day of one group: the cells of a `daily.csv` row.
 struct DayTally: Sendable {
     var vehicles = 0
-    var hoursOut: Int64 = 0
+    var microsecondsOut: Int64 = 0
     var checkOuts = 0
     var checkIns = 0
 }
@@ -74,7 +74,7 @@ struct DayTally: Sendable {
 /// One driver's loans in the event.
 struct DriverTally: Sendable {
     var loans = 0
-    var hours: Int64 = 0
+    var loanMicroseconds: Int64 = 0
     var returned = 0
     var returnedWithNewDamage = 0
     var lateReturns = 0

@@ -7,7 +7,7 @@ enum FleetSummary {
         let counts = context.results.counts
         let hours = FleetReportContext.hours
         let available = hours(context.availablePerVehicle * Int64(context.results.vehicles.count))
-        let hoursOut = hours(context.results.vehicles.reduce(0) { $0 + $1.hoursOut })
+        let hoursOut = hours(context.results.vehicles.reduce(0) { $0 + $1.microsecondsOut })
         return [
             Figure("vehicles", .integer(context.results.vehicles.count), .integer),
             Figure("assignments", .integer(counts.assignments), .integer),
@@ -16,10 +16,10 @@ enum FleetSummary {
             Figure("returned_loans", .integer(counts.returnedLoans), .integer),
             Figure("still_out", .integer(counts.stillOut), .integer),
             Figure("no_shows", .integer(counts.noShows), .integer),
-            Figure("available_hours", .number(available), .hours),
-            Figure("hours_out", .number(hoursOut), .hours),
+            Figure("available_hours", .number(available), .duration),
+            Figure("hours_out", .number(hoursOut), .duration),
             Figure("utilization", FleetReportContext.ratio(hoursOut, available), .percent),
-            Figure("loan_hours", .number(hours(counts.loanHours)), .hours),
+            Figure("loan_hours", .number(hours(counts.loanMicroseconds)), .duration),
             Figure("km", .number(counts.km), .decimal(places: 1), title: "Km"),
             Figure("late_returns", .integer(counts.lateReturns), .integer),
             Figure("late_rate", FleetReportContext.ratio(Double(counts.lateReturns), Double(counts.returnedLoans)), .percent),
@@ -36,7 +36,7 @@ enum FleetSummary {
     static func dailyUtilization(_ context: FleetReportContext) -> Table {
         let vehicles = Int64(context.results.vehicles.count)
         let rows = context.windows.enumerated().map { index, window -> [Value] in
-            let hoursOut = context.results.daily.values.reduce(Int64(0)) { $0 + $1[index].hoursOut }
+            let hoursOut = context.results.daily.values.reduce(Int64(0)) { $0 + $1[index].microsecondsOut }
             return [.day(window.day), FleetReportContext.ratio(Double(hoursOut), Double(window.length * vehicles))]
         }
         return Table(name: "daily_utilization", title: "Daily utilization",
@@ -58,15 +58,15 @@ enum FleetSummary {
     /// The ten cars with the most hours out (ties by plate); cars never out are not listed.
     static func mostUsedCars(_ context: FleetReportContext) -> Table {
         let available = FleetReportContext.hours(context.availablePerVehicle)
-        let top = context.results.vehicles.filter { $0.hoursOut > 0 }
-            .sorted { ($1.hoursOut, $0.plate) < ($0.hoursOut, $1.plate) }.prefix(10)
+        let top = context.results.vehicles.filter { $0.microsecondsOut > 0 }
+            .sorted { ($1.microsecondsOut, $0.plate) < ($0.microsecondsOut, $1.plate) }.prefix(10)
         let rows = top.map { vehicle -> [Value] in
-            let hoursOut = FleetReportContext.hours(vehicle.hoursOut)
+            let hoursOut = FleetReportContext.hours(vehicle.microsecondsOut)
             return [.text(vehicle.plate), .text(vehicle.brand), .text(vehicle.model), .text(context.groupName(vehicle.group)),
                     .number(hoursOut), FleetReportContext.ratio(hoursOut, available)]
         }
         return Table(name: "most_used_cars", columns: [
-            Column("plate"), Column("brand"), Column("model"), Column("group"), Column("hours_out", .hours),
+            Column("plate"), Column("brand"), Column("model"), Column("group"), Column("hours_out", .duration),
             Column("utilization", .percent, dataBar: true),
         ], rows: rows, outputs: [.markdown], caption: "Top 10 cars by hours out.")
     }
@@ -108,7 +108,7 @@ enum FleetSummary {
         }
         return Table(name: "latest_returns", columns: [
             Column("assignment_id"), Column("plate"), Column("driver"), Column("planned_in", .timestamp),
-            Column("in_at", .timestamp), Column("late_minutes", .hours),
+            Column("in_at", .timestamp), Column("late_minutes", .duration),
         ], rows: rows, outputs: [.markdown], caption: "Top 10 late returns by minutes late.")
     }
 

@@ -5,20 +5,20 @@ import ReportModel
 enum FleetTables {
     static let vehicleColumns = [
         Column("plate"), Column("brand"), Column("model"), Column("group"), Column("loans", .integer),
-        Column("hours_out", .hours), Column("available_hours", .hours), Column("utilization", .percent, dataBar: true),
+        Column("hours_out", .duration), Column("available_hours", .duration), Column("utilization", .percent, dataBar: true),
         Column("km", .decimal(places: 1), title: "Km"), Column("new_impacts", .integer), Column("late_returns", .integer),
     ]
 
     static let dailyColumns = [
-        Column("day", .date), Column("group"), Column("vehicles", .integer), Column("available_hours", .hours),
-        Column("hours_out", .hours), Column("utilization", .percent, dataBar: true),
+        Column("day", .date), Column("group"), Column("vehicles", .integer), Column("available_hours", .duration),
+        Column("hours_out", .duration), Column("utilization", .percent, dataBar: true),
         Column("check_outs", .integer), Column("check_ins", .integer),
     ]
 
     static let loanColumns = [
         Column("assignment_id", title: "Assignment"), Column("plate"), Column("group"), Column("driver"), Column("status"),
         Column("planned_out", .timestamp), Column("planned_in", .timestamp), Column("out_at", .timestamp, title: "Out at"),
-        Column("in_at", .timestamp, title: "In at"), Column("hours", .hours), Column("late_minutes", .hours),
+        Column("in_at", .timestamp, title: "In at"), Column("hours", .duration), Column("late_minutes", .duration),
         Column("km", .decimal(places: 1), title: "Km"), Column("oil_delta", .integer), Column("interior_delta", .integer),
         Column("exterior_delta", .integer), Column("new_impacts", .integer), Column("signed_out", .boolean),
         Column("signed_in", .boolean),
@@ -32,7 +32,7 @@ enum FleetTables {
 
     static let driverColumns = [
         Column("driver_id", title: "Driver id"), Column("driver"), Column("company"), Column("loans", .integer),
-        Column("hours", .hours), Column("late_returns", .integer), Column("new_impacts", .integer),
+        Column("hours", .duration), Column("late_returns", .integer), Column("new_impacts", .integer),
         Column("damage_rate", .percent),
     ]
 
@@ -41,7 +41,7 @@ enum FleetTables {
     static func vehicles(_ context: FleetReportContext) -> Table {
         let available = FleetReportContext.hours(context.availablePerVehicle)
         let rows = context.results.vehicles.map { vehicle -> [Value] in
-            let hoursOut = FleetReportContext.hours(vehicle.hoursOut)
+            let hoursOut = FleetReportContext.hours(vehicle.microsecondsOut)
             return [.text(vehicle.plate), .text(vehicle.brand), .text(vehicle.model), .text(context.groupName(vehicle.group)),
                     .integer(vehicle.loans), .number(hoursOut), .number(available),
                     FleetReportContext.ratio(hoursOut, available), .number(vehicle.km), .integer(vehicle.newImpacts),
@@ -62,7 +62,7 @@ enum FleetTables {
             for group in groups {
                 guard let tally = context.results.daily[group]?[index] else { continue }
                 let available = FleetReportContext.hours(window.length * Int64(tally.vehicles))
-                let hoursOut = FleetReportContext.hours(tally.hoursOut)
+                let hoursOut = FleetReportContext.hours(tally.microsecondsOut)
                 rows.append([.day(window.day), .text(context.groupName(group)), .integer(tally.vehicles), .number(available),
                              .number(hoursOut), FleetReportContext.ratio(hoursOut, available),
                              .integer(tally.checkOuts), .integer(tally.checkIns)])
@@ -87,7 +87,7 @@ enum FleetTables {
             .text(line.assignmentId), .text(context.results.vehicles[Int(line.vehicle)].plate),
             .text(context.groupName(line.group)), .text(context.driverName(line.driver)), .text(line.status.name),
             context.timestamp(line.plannedOut), context.timestamp(line.plannedIn), context.timestamp(line.outAt),
-            context.timestamp(line.inAt), .number(line.hours.map(FleetReportContext.hours)),
+            context.timestamp(line.inAt), .number(line.loanMicroseconds.map(FleetReportContext.hours)),
             .number(line.lateMinutes.map(Double.init)), .number(line.km), integer(line.oilDelta),
             integer(line.interiorDelta), integer(line.exteriorDelta), integer(line.newImpacts),
             .boolean(line.signedOut), .boolean(line.signedIn),
@@ -117,7 +117,7 @@ enum FleetTables {
             let tally = context.results.drivers[number] ?? DriverTally()
             let id = context.results.driverIds.name(number) ?? ""
             return [.text(id), .text(context.driverName(number)), .text(context.drivers[id]?.company),
-                    .integer(tally.loans), .number(FleetReportContext.hours(tally.hours)), .integer(tally.lateReturns),
+                    .integer(tally.loans), .number(FleetReportContext.hours(tally.loanMicroseconds)), .integer(tally.lateReturns),
                     .integer(tally.newImpacts),
                     FleetReportContext.ratio(Double(tally.returnedWithNewDamage), Double(tally.returned))]
         }

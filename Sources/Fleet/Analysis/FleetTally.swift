@@ -8,7 +8,7 @@ struct FleetCounts: Sendable {
     var returnedLoans = 0
     var stillOut = 0
     var noShows = 0
-    var loanHours: Int64 = 0
+    var loanMicroseconds: Int64 = 0
     var km = 0.0
     /// New impacts of the loans whose km is valid: the numerator of impacts per 1,000 km.
     var newImpactsWithKm = 0
@@ -95,7 +95,7 @@ final class FleetTally {
             results.lines.append(LoanLine(
                 assignmentId: row.id, vehicle: Int32(results.vehicles.count), group: group, driver: driver,
                 plannedOut: row.plannedOut, plannedIn: row.plannedIn, outAt: nil, inAt: row.checkIn?.recordedAt,
-                status: row.checkIn == nil ? .waiting : .done, hours: nil, lateMinutes: nil, km: nil,
+                status: row.checkIn == nil ? .waiting : .done, loanMicroseconds: nil, lateMinutes: nil, km: nil,
                 oilDelta: nil, interiorDelta: nil, exteriorDelta: nil, newImpacts: nil,
                 signedOut: false, signedIn: row.checkIn?.signaturePresent ?? false))
             current = vehicle
@@ -109,10 +109,10 @@ final class FleetTally {
         let end = row.checkIn.map { max($0.recordedAt, out) } ?? max(out, min(asOf, lastClose))
         vehicle.intervals.append(LoanIntervals.Interval(start: out, end: end, tag: Int(lineIndex)))
         vehicle.checkOuts.append(out)
-        results.counts.loanHours += end - out
+        results.counts.loanMicroseconds += end - out
         if driver != Interned.none {
             results.drivers[driver, default: DriverTally()].loans += 1
-            results.drivers[driver, default: DriverTally()].hours += end - out
+            results.drivers[driver, default: DriverTally()].loanMicroseconds += end - out
         }
 
         // Marks at check-out that the previous return did not show happened between loans.
@@ -168,7 +168,7 @@ final class FleetTally {
         results.lines.append(LoanLine(
             assignmentId: row.id, vehicle: Int32(results.vehicles.count), group: group, driver: driver,
             plannedOut: row.plannedOut, plannedIn: row.plannedIn, outAt: out, inAt: row.checkIn?.recordedAt,
-            status: row.checkIn == nil ? .out : .done, hours: end - out, lateMinutes: lateMinutes, km: km,
+            status: row.checkIn == nil ? .out : .done, loanMicroseconds: end - out, lateMinutes: lateMinutes, km: km,
             oilDelta: row.checkIn.map { Int8(clamping: $0.oilLevel - checkOut.oilLevel) },
             interiorDelta: row.checkIn.map { Int8(clamping: $0.interiorCleanliness - checkOut.interiorCleanliness) },
             exteriorDelta: row.checkIn.map { Int8(clamping: $0.exteriorCleanliness - checkOut.exteriorCleanliness) },
@@ -220,11 +220,11 @@ final class FleetTally {
     private func finishVehicle() {
         guard let vehicle = current, let latest = vehicle.latest else { return }
         let group = results.groupIds.number(vehicle.latestGroup?.groupId)
-        let perWindow = LoanIntervals.hoursOut(of: vehicle.intervals, windows: windows)
+        let perWindow = LoanIntervals.microsecondsOut(of: vehicle.intervals, windows: windows)
         var days = results.daily[group] ?? [DayTally](repeating: DayTally(), count: windows.count)
         for index in days.indices {
             days[index].vehicles += 1
-            days[index].hoursOut += perWindow[index]
+            days[index].microsecondsOut += perWindow[index]
         }
         for instant in vehicle.checkOuts { if let index = dayIndex(of: instant) { days[index].checkOuts += 1 } }
         for instant in vehicle.checkIns { if let index = dayIndex(of: instant) { days[index].checkIns += 1 } }
@@ -240,7 +240,7 @@ final class FleetTally {
 
         results.vehicles.append(VehicleLine(
             plate: vehicle.plate, brand: latest.brand, model: latest.model, group: group, loans: vehicle.loans,
-            hoursOut: perWindow.reduce(0, +), km: vehicle.km, newImpacts: vehicle.newImpacts,
+            microsecondsOut: perWindow.reduce(0, +), km: vehicle.km, newImpacts: vehicle.newImpacts,
             lateReturns: vehicle.lateReturns))
     }
 
@@ -252,7 +252,7 @@ final class FleetTally {
 
     private func span(_ line: LoanLine) -> String {
         let start = line.outAt ?? 0
-        return "[\(format(start)), \(format(start + (line.hours ?? 0))))"
+        return "[\(format(start)), \(format(start + (line.loanMicroseconds ?? 0))))"
     }
 
     private func format(_ instant: Int64) -> String { event.local.localized(Timestamp(microseconds: instant)).description }

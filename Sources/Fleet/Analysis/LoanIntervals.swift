@@ -13,7 +13,7 @@ enum LoanIntervals {
 
     /// Microseconds of the union of `intervals` inside each window, indexed like `windows`.
     /// `intervals` must be sorted by start; windows must not overlap one another.
-    static func hoursOut(of intervals: [Interval], windows: [OpeningWindow]) -> [Int64] {
+    static func microsecondsOut(of intervals: [Interval], windows: [OpeningWindow]) -> [Int64] {
         var perWindow = [Int64](repeating: 0, count: windows.count)
         for (start, end) in union(intervals) {
             for (index, window) in windows.enumerated() {

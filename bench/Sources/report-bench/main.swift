@@ -46,7 +46,7 @@ let rows = Rows(count: rowCount) {
 }
 
 let table = Table(name: "loans", columns: [
-    Column("plate"), Column("loan", .integer), Column("hours", .hours), Column("out_at", .timestamp),
+    Column("plate"), Column("loan", .integer), Column("hours", .duration), Column("out_at", .timestamp),
     Column("utilization", .percent, dataBar: true), Column("group"), Column("km", .integer),
     Column("revenue_eur", .euros),
 ], rows: rows)
