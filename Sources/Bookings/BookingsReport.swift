@@ -83,7 +83,7 @@ enum BookingsReport {
             }
         }
         return HeatMap(title: "Occupancy by day and period", rowLabels: metrics.calendar.days.map(\.description),
-                       columnLabels: DayPeriod.allCases.map { Column.humanize($0.name) }, cells: cells, carOutline: false,
+                       columnLabels: DayPeriod.allCases.map { Column.humanize($0.name) }, cells: cells,
                        fileStem: "occupancy", rowDays: metrics.calendar.days, valueType: .percent, rowHeader: "Day")
     }
 }

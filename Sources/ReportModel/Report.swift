@@ -49,8 +49,8 @@ public struct HeatMap: Sendable, Equatable {
     public var columnLabels: [String]
     /// `cells[row][column]`.
     public var cells: [[Double]]
-    /// Draw it over the outline of a car seen from above (fleet damage).
-    public var carOutline: Bool
+    /// What the grid is drawn over (the fleet: a car seen from above), nil for a plain grid.
+    public var backdrop: HeatMapBackdrop?
     public var fileStem: String
     /// The days the rows stand for, when they are days: the workbook writes them as date cells.
     public var rowDays: [Day]?
@@ -60,13 +60,13 @@ public struct HeatMap: Sendable, Equatable {
     public var rowHeader: String
 
     public init(title: String, rowLabels: [String], columnLabels: [String], cells: [[Double]],
-                carOutline: Bool, fileStem: String, rowDays: [Day]? = nil, valueType: ColumnType = .integer,
+                backdrop: HeatMapBackdrop? = nil, fileStem: String, rowDays: [Day]? = nil, valueType: ColumnType = .integer,
                 rowHeader: String = "") {
         self.title = title
         self.rowLabels = rowLabels
         self.columnLabels = columnLabels
         self.cells = cells
-        self.carOutline = carOutline
+        self.backdrop = backdrop
         self.fileStem = fileStem
         self.rowDays = rowDays
         self.valueType = valueType

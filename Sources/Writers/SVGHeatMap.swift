@@ -1,24 +1,24 @@
 import ReportModel
 extension SVGCharts {
     /// The heat map: a rows × columns grid of counts coloured from white (0) to red (the
-    /// largest), with row and column labels and a colour scale; drawn over the outline of a car
-    /// seen from above (front at the top) when `carOutline` is true. "No data" for an empty grid.
+    /// largest), with row and column labels and a colour scale; drawn over the heat map's
+    /// backdrop when it has one (the shapes are data: `HeatMapBackdrop`). "No data" for an empty grid.
     public static func render(_ heatMap: HeatMap) -> String {
         let rows = heatMap.cells.count
         let columns = heatMap.columnLabels.count
         guard rows > 0, columns > 0 else {
-            return SVGDocument.noData(title: heatMap.title, width: width, height: heatMap.carOutline ? 480 : height)
+            return SVGDocument.noData(title: heatMap.title, width: width, height: heatMap.backdrop?.canvasHeight ?? height)
         }
-        let canvasHeight = heatMap.carOutline ? 480 : height
-        var document = SVGDocument(width: width, height: canvasHeight, title: heatMap.title)
-        // Over a car the grid is taller than wide, as a car seen from above is.
-        let cellWidth = heatMap.carOutline ? min(60.0, 300.0 / Double(columns)) : min(80.0, 400.0 / Double(columns))
-        let cellHeight = min(80.0, (heatMap.carOutline ? 330.0 : 320.0) / Double(rows))
+        let backdrop = heatMap.backdrop
+        var document = SVGDocument(width: width, height: backdrop?.canvasHeight ?? height, title: heatMap.title)
+        // A backdrop sets the room the grid may take (over a car it is taller than wide).
+        let cellWidth = min(backdrop?.maximumCellWidth ?? 80.0, (backdrop?.gridWidth ?? 400.0) / Double(columns))
+        let cellHeight = min(80.0, (backdrop?.gridHeight ?? 320.0) / Double(rows))
         let gridWidth = cellWidth * Double(columns)
         let gridHeight = cellHeight * Double(rows)
         let left = 80 + (400 - gridWidth) / 2
-        let top = heatMap.carOutline ? 110.0 : 70.0
-        if heatMap.carOutline { drawCar(around: (left, top, gridWidth, gridHeight), &document) }
+        let top = backdrop?.gridTop ?? 70.0
+        if let backdrop { draw(backdrop, around: (left, top, gridWidth, gridHeight), &document) }
 
         let values = heatMap.cells.flatMap { $0 }.filter(\.isFinite)
         let largest = values.max() ?? 0
@@ -35,7 +35,7 @@ extension SVGCharts {
                 let share = largest > 0 && value.isFinite ? min(max(value / largest, 0), 1) : 0
                 let x = left + Double(column) * cellWidth
                 document.rect(x: x, y: y, width: cellWidth, height: cellHeight, fill: colour(share),
-                              stroke: "#999999", opacity: heatMap.carOutline ? 0.85 : nil)
+                              stroke: "#999999", opacity: backdrop?.cellOpacity)
                 document.text(value.isFinite ? cellText(value, heatMap.valueType) : "", x: x + cellWidth / 2, y: y + cellHeight / 2 + 4,
                               size: 12, anchor: "middle", fill: share > 0.6 ? "#ffffff" : "#222222")
             }
@@ -82,32 +82,30 @@ extension SVGCharts {
 
     /// A car seen from above, front at the top: rounded body, windscreen and rear window,
     /// four wheels, around the grid of damage zones.
-    private static func drawCar(around grid: (x: Double, y: Double, width: Double, height: Double),
-                                _ document: inout SVGDocument) {
-        let body = (x: grid.x - 30, y: grid.y - 50, width: grid.width + 60, height: grid.height + 80)
-        let wheelWidth = 16.0
-        let wheelHeight = min(60.0, body.height / 5)
-        for wheelY in [body.y + body.height * 0.14, body.y + body.height * 0.86 - wheelHeight] {
-            document.rect(x: body.x - wheelWidth + 4, y: wheelY, width: wheelWidth, height: wheelHeight,
-                          fill: "#444444", cornerRadius: 4)
-            document.rect(x: body.x + body.width - 4, y: wheelY, width: wheelWidth, height: wheelHeight,
-                          fill: "#444444", cornerRadius: 4)
+    /// The backdrop's shapes in its frame: the grid grown by the backdrop's margins.
+    private static func draw(_ backdrop: HeatMapBackdrop, around grid: (x: Double, y: Double, width: Double, height: Double),
+                             _ document: inout SVGDocument) {
+        let margins = backdrop.frameMargins
+        let frame = (x: grid.x - margins.left, y: grid.y - margins.top,
+                     width: grid.width + margins.left + margins.right, height: grid.height + margins.top + margins.bottom)
+        func x(_ length: HeatMapBackdrop.Length) -> Double { length.resolve(origin: frame.x, size: frame.width) }
+        func y(_ length: HeatMapBackdrop.Length) -> Double { length.resolve(origin: frame.y, size: frame.height) }
+        func width(_ length: HeatMapBackdrop.Length) -> Double { length.resolve(origin: 0, size: frame.width) }
+        func height(_ length: HeatMapBackdrop.Length) -> Double { length.resolve(origin: 0, size: frame.height) }
+        for shape in backdrop.shapes {
+            switch shape {
+            case .rectangle(let left, let top, let w, let h, let fill, let stroke, let corner, let fromBottom):
+                let rectangleHeight = height(h)
+                document.rect(x: x(left), y: y(top) - (fromBottom ? rectangleHeight : 0), width: width(w),
+                              height: rectangleHeight, fill: fill, stroke: stroke, cornerRadius: corner.map(width))
+            case .polygon(let points, let fill, let stroke):
+                let data = points.enumerated().map { index, point in
+                    (index == 0 ? "M" : "L") + SVGDocument.number(x(point.x)) + "," + SVGDocument.number(y(point.y))
+                }.joined(separator: " ") + " Z"
+                document.path(data, fill: fill, stroke: stroke)
+            case .label(let text, let point, let size, let fill):
+                document.text(text, x: x(point.x), y: y(point.y), size: size, anchor: "middle", fill: fill)
+            }
         }
-        document.rect(x: body.x, y: body.y, width: body.width, height: body.height, fill: "#f2f2f2",
-                      stroke: "#555555", cornerRadius: min(60, body.width / 4))
-        let inset = body.width * 0.16
-        let windscreen = "M\(SVGDocument.number(body.x + inset)),\(SVGDocument.number(body.y + 30)) "
-            + "L\(SVGDocument.number(body.x + body.width - inset)),\(SVGDocument.number(body.y + 30)) "
-            + "L\(SVGDocument.number(body.x + body.width - inset * 1.5)),\(SVGDocument.number(body.y + 10)) "
-            + "L\(SVGDocument.number(body.x + inset * 1.5)),\(SVGDocument.number(body.y + 10)) Z"
-        document.path(windscreen, fill: "#cfe3f3", stroke: "#555555")
-        let bottom = body.y + body.height
-        let rearWindow = "M\(SVGDocument.number(body.x + inset)),\(SVGDocument.number(bottom - 22)) "
-            + "L\(SVGDocument.number(body.x + body.width - inset)),\(SVGDocument.number(bottom - 22)) "
-            + "L\(SVGDocument.number(body.x + body.width - inset * 1.5)),\(SVGDocument.number(bottom - 8)) "
-            + "L\(SVGDocument.number(body.x + inset * 1.5)),\(SVGDocument.number(bottom - 8)) Z"
-        document.path(rearWindow, fill: "#cfe3f3", stroke: "#555555")
-        document.text("front", x: body.x + body.width / 2, y: body.y - 8, size: 11, anchor: "middle",
-                      fill: "#777777")
     }
 }

@@ -54,7 +54,7 @@ final class BookingsAnalysisContractTests: XCTestCase {
         XCTAssertEqual(report.heatMap?.rowHeader, "Day")
         XCTAssertEqual(report.heatMap?.valueType, .percent)
         XCTAssertEqual(report.heatMap?.rowDays?.map(\.description), report.heatMap?.rowLabels)
-        XCTAssertEqual(report.heatMap?.carOutline, false)
+        XCTAssertNil(report.heatMap?.backdrop, "occupancy is a plain grid")
     }
 
     func testSameDataAndAsOfGiveTheSameReport() throws {

@@ -47,7 +47,7 @@ final class FleetAnalysisDamageTests: FleetAnalysisTestCase {
         cells[3][3] = 1  // D4
         cells[0][0] = 1  // A1
         XCTAssertEqual(report.heatMap?.cells, cells)
-        XCTAssertEqual(report.heatMap?.carOutline, true)
+        XCTAssertEqual(report.heatMap?.backdrop, CarOutline.backdrop, "the zones are drawn over the car")
         XCTAssertEqual(report.heatMap?.fileStem, "heatmap")
         let driver = try XCTUnwrap(rows(report, "drivers").first)
         XCTAssertEqual(driver["new_impacts"], .integer(2))

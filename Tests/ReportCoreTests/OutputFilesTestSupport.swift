@@ -149,8 +149,25 @@ enum WriterTestSupport {
                       series: ["minutes"], fileStem: "share"),
             ],
             heatMap: HeatMap(title: "New damage by zone", rowLabels: ["1", "2", "3", "4"],
-                             columnLabels: ["A", "B", "C", "D"], cells: cells, carOutline: true, fileStem: "damage"),
+                             columnLabels: ["A", "B", "C", "D"], cells: cells, backdrop: WriterTestSupport.backdrop, fileStem: "damage"),
             notes: ["Times are in Europe/Paris.", "Two lines\nbecome one."],
             toolVersion: "0.1.0")
     }
+}
+
+extension WriterTestSupport {
+    /// A backdrop of a rounded frame and a label: what a domain's drawing (the fleet's car) goes
+    /// through, without naming a domain.
+    static let backdrop = HeatMapBackdrop(
+        canvasHeight: 480, maximumCellWidth: 60, gridWidth: 300, gridHeight: 330, gridTop: 110, cellOpacity: 0.85,
+        frameMargins: (30, 50, 30, 30),
+        shapes: [
+            .rectangle(x: .points(0), y: .points(0), width: .init(1), height: .init(1), fill: "#f2f2f2",
+                       stroke: "#555555", cornerRadius: .init(0.25, maximum: 60), fromBottom: false),
+            .rectangle(x: .points(-12), y: .init(0.86), width: .points(16), height: .init(0.2, maximum: 60),
+                       fill: "#444444", stroke: nil, cornerRadius: .points(4), fromBottom: true),
+            .polygon([.init(.init(0.16), .points(30)), .init(.init(0.84), .points(30)), .init(.init(0.5), .points(10))],
+                     fill: "#cfe3f3", stroke: "#555555"),
+            .label("front", at: .init(.init(0.5), .points(-8)), size: 11, fill: "#777777"),
+        ])
 }

@@ -39,7 +39,7 @@ final class SVGChartsTests: XCTestCase {
                                        fileStem: "f"))
         }
         report.heatMap = HeatMap(title: hostile, rowLabels: [hostile], columnLabels: [hostile, "B"],
-                                 cells: [[1, 2]], carOutline: false, fileStem: "h")
+                                 cells: [[1, 2]], fileStem: "h")
         let svgs = MarkdownWriter().render(report).svgs
         XCTAssertEqual(svgs.count, 4)
         for (name, content) in svgs {
@@ -65,7 +65,7 @@ final class SVGChartsTests: XCTestCase {
             XCTAssertTrue(svg.contains(">No data</text>"), chart.title)
             try assertWellFormed(svg, chart.title)
         }
-        let heatMap = HeatMap(title: "Empty", rowLabels: [], columnLabels: [], cells: [], carOutline: true,
+        let heatMap = HeatMap(title: "Empty", rowLabels: [], columnLabels: [], cells: [], backdrop: WriterTestSupport.backdrop,
                               fileStem: "h")
         XCTAssertTrue(SVGCharts.render(heatMap).contains(">No data</text>"))
     }
@@ -90,7 +90,7 @@ final class SVGChartsTests: XCTestCase {
         XCTAssertEqual(SVGCharts.colour(0), "#ffffff")
         XCTAssertEqual(SVGCharts.colour(1), "#dc2626")
         let heatMap = HeatMap(title: "H", rowLabels: ["1"], columnLabels: ["A", "B"], cells: [[0, 12]],
-                              carOutline: false, fileStem: "h")
+                              fileStem: "h")
         let svg = SVGCharts.render(heatMap)
         XCTAssertTrue(svg.contains("fill=\"#dc2626\""))
         XCTAssertTrue(svg.contains(">12</text>"))

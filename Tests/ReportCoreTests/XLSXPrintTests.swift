@@ -184,7 +184,7 @@ final class XLSXPrintTests: XCTestCase {
         let days = ["2026-11-01", "2026-11-02"].compactMap(Day.init)
         let heatMap = HeatMap(title: "Occupancy by day and period", rowLabels: days.map(\.description),
                               columnLabels: ["Morning", "Afternoon", "Evening"],
-                              cells: [[0.5, 2.0 / 3.0, .nan], [1.25, 0, 1]], carOutline: false, fileStem: "occupancy",
+                              cells: [[0.5, 2.0 / 3.0, .nan], [1.25, 0, 1]], fileStem: "occupancy",
                               rowDays: days, valueType: .percent, rowHeader: "Day")
         let report = Report(kind: "bookings", title: "B", scope: "2026-11", asOf: XLSXSampleReport.asOf, heatMap: heatMap)
         let url = try write(report)

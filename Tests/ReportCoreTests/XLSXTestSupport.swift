@@ -194,6 +194,6 @@ enum XLSXSampleReport {
                         Chart(.line, title: "Check-outs", table: "daily", category: "day",
                               series: ["check_outs"], fileStem: "check-outs")],
                heatMap: HeatMap(title: "Damage zones", rowLabels: ["1", "2"], columnLabels: ["A", "B", "C"],
-                                cells: [[0, 1, 4], [2, 0, 7]], carOutline: true, fileStem: "zones"))
+                                cells: [[0, 1, 4], [2, 0, 7]], backdrop: WriterTestSupport.backdrop, fileStem: "zones"))
     }
 }

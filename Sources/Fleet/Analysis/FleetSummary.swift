@@ -114,7 +114,7 @@ enum FleetSummary {
 
     static func heatMap(_ context: FleetReportContext) -> HeatMap {
         HeatMap(title: "New damage by zone", rowLabels: DamageZone.rowLabels, columnLabels: DamageZone.columnLabels,
-                cells: context.results.zones.map { $0.map(Double.init) }, carOutline: true, fileStem: "heatmap",
+                cells: context.results.zones.map { $0.map(Double.init) }, backdrop: CarOutline.backdrop, fileStem: "heatmap",
                 rowHeader: "Row")
     }
 }
