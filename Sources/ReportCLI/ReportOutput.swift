@@ -128,7 +128,7 @@ enum ReportOutput {
     static func withDatabase<T>(_ context: CommandContext, _ body: (Database) throws -> T) throws -> T {
         let path = context.databasePath
         let busyTimeout = try context.busyTimeoutMilliseconds()
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard StoreLocation.isPostgreSQL(path) || FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such database; run `report import PATH...` first, or give --db PATH")
         }
         let database = try Database(path: path, busyTimeoutMilliseconds: busyTimeout)

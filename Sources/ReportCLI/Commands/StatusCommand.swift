@@ -11,13 +11,13 @@ public enum StatusCommand: Command {
     public static func run(_ context: CommandContext) throws -> ExitCode {
         let path = context.databasePath
         let busyTimeout = try context.busyTimeoutMilliseconds()
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard StoreLocation.isPostgreSQL(path) || FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such database; run `report import PATH...` first, or give --db PATH")
         }
         let database = try Database(path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeout)
         let console = context.console
-        console.output("database \(path)")
-        let tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string })
+        console.output("database \(database.path)")
+        let tables = Set(try database.tableNames())
         var lines: [[String]] = [["kind", "records", "from", "to"]]
         for kind in ExportKind.allCases where tables.contains(kind.name) {
             let count = try database.scalarInt("SELECT COUNT(*) FROM \"\(kind.name)\"") ?? 0

@@ -26,7 +26,7 @@ struct NightlyRun {
 
     mutating func run() -> ExitCode {
         let started = Date()
-        log.info("started: inbox \(settings.inbox), archive \(settings.archive), reports \(settings.output ?? ReportOutput.defaultDirectory), as-of \(settings.asOf), database \(settings.databasePath)")
+        log.info("started: inbox \(settings.inbox), archive \(settings.archive), reports \(settings.output ?? ReportOutput.defaultDirectory), as-of \(settings.asOf), database \(StoreLocation.display(settings.databasePath))")
         if let outputFolder = prepareFolders() {
             removeStaleTemporaryFiles(outputFolder: outputFolder)
             importInbox()
@@ -104,7 +104,7 @@ struct NightlyRun {
             importer = try Importer(database: try Database(path: settings.databasePath, busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds), modules: DomainModules.all,
                                     options: Importer.Options())
         } catch {
-            log.warning("\(settings.databasePath): \(CommandLineTool.describe(error, database: settings.databasePath)); no file imported")
+            log.warning("\(StoreLocation.display(settings.databasePath)): \(CommandLineTool.describe(error, database: settings.databasePath)); no file imported")
             tally.otherFailures += 1
             return
         }

@@ -5,7 +5,7 @@
 /// while executing `COMMIT``) but names neither the database nor what to do. The command line
 /// (and the importer's per-file message) use this instead; SQLite's own words stay in the line so
 /// that a search for the message still finds it.
-extension SQLiteError {
+extension SQLiteError: StoreFailure {
     /// `report.sqlite is locked by another process …; try again …` for the known cases, the plain
     /// description for the others.
     public func advice(database path: String) -> String {

@@ -15,9 +15,6 @@ public struct Migration: Sendable {
 }
 
 public enum Schema {
-    /// Marks a file as a `report` database (PRAGMA application_id: "RPRT").
-    static let applicationId: Int64 = 0x5250_5254
-
     /// The import bookkeeping every domain shares.
     public static let core: [Migration] = [
         Migration(domain: "core", version: 1, sql: """
@@ -53,24 +50,21 @@ public enum Schema {
     public static func migrate(_ database: Database, _ migrations: [Migration]) throws {
         if try pending(database, migrations).isEmpty { return }
         try database.transaction {
-            try database.execute("CREATE TABLE IF NOT EXISTS schema_migrations (domain TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (domain, version)) STRICT")
+            let connection = database.connection
+            try database.execute(connection.schemaSQL("CREATE TABLE IF NOT EXISTS schema_migrations (domain TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (domain, version)) STRICT"))
             for step in try pending(database, migrations) {
-                try database.execute(step.sql)
+                try database.execute(connection.schemaSQL(step.sql))
                 try database.run("INSERT INTO schema_migrations (domain, version) VALUES (?, ?)", [.text(step.domain), .integer(Int64(step.version))])
             }
-            try database.execute("PRAGMA application_id = \(Schema.applicationId)")
+            try connection.markApplication()
         }
     }
 
     /// The steps not applied yet, in order; throws for a file of another application or of a newer release.
     static func pending(_ database: Database, _ migrations: [Migration]) throws -> [Migration] {
-        let applicationId = try database.scalarInt("PRAGMA application_id") ?? 0
-        if applicationId != 0 && applicationId != Schema.applicationId {
-            throw SQLiteError(code: 1, message: "\(database.path) is a SQLite database of another application")
-        }
+        try database.connection.checkApplication()
         var applied: [String: Int] = [:]
-        let hasTable = try database.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") ?? 0
-        if hasTable > 0 {
+        if try database.tableExists("schema_migrations") {
             for row in try database.rows("SELECT domain, MAX(version) FROM schema_migrations GROUP BY domain") {
                 if let domain = row[0].string, let version = row[1].int { applied[domain] = Int(version) }
             }
