@@ -14,7 +14,8 @@ let package = Package(
         .systemLibrary(name: "CXLSXWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "ReportCore", dependencies: ["CSQLite", "CXLSXWriter", "CCrypto", "CZlib"]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "ReportCore", dependencies: ["CSQLite", "CXLSXWriter", "CCrypto", "CZlib", "CLibPQ"]),
         .target(name: "Habits", dependencies: ["ReportCore"]),
         .target(name: "Bookings", dependencies: ["ReportCore"]),
         .target(name: "Fleet", dependencies: ["ReportCore"]),
@@ -26,7 +27,7 @@ let package = Package(
         .target(name: "ReportTestSupport", dependencies: ["ReportCore"], path: "Tests/ReportTestSupport"),
         .testTarget(name: "HabitsTests", dependencies: ["Habits", "ReportCore", "ReportTestSupport"]),
         .testTarget(name: "BookingsTests", dependencies: ["Bookings", "ReportCore", "ReportTestSupport"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "ReportCore"]),
-        .testTarget(name: "ReportCLITests", dependencies: ["ReportCLI", "ReportCore"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "ReportCore", "ReportTestSupport"]),
+        .testTarget(name: "ReportCLITests", dependencies: ["ReportCLI", "ReportCore", "ReportTestSupport"]),
     ]
 )

@@ -16,7 +16,11 @@ public final class Database {
 
     /// Opens the database at `path` (a file, created unless read-only, or a PostgreSQL URL).
     public init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5000) throws {
-        connection = try SQLiteConnection(path: path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        if StoreLocation.isPostgreSQL(path) {
+            connection = try PostgresConnection(url: path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        } else {
+            connection = try SQLiteConnection(path: path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        }
     }
 
     /// Runs one or more statements that take no parameters and return no rows.
