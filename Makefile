@@ -46,7 +46,7 @@ demo: release
 
 # The whole suite on SQLite, then the import and report suites again on PostgreSQL (the same
 # tests, a throwaway cluster the tests start and stop: Tests/ReportTestSupport/PostgresTestServer.swift).
-POSTGRES_SUITES := HabitsTests|BookingsTests|FleetTests|ImportCommandTests|ReportCommandsTests|SampleReportsTests|PostgresStoreTests
+POSTGRES_SUITES := HabitsTests|BookingsTests|FleetTests|ImportCommandTests|ReportCommandsTests|SampleReportsTests|ConcurrencyTests|PostgresStoreTests
 
 test: test-deps
 	swift build --build-tests

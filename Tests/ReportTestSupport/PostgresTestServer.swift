@@ -15,6 +15,8 @@ public final class PostgresTestServer: @unchecked Sendable {
     public let folder: URL
     public let binaries: String
     private var databaseNumber = 0
+    /// The server's settings, given again on a restart.
+    private var options = ""
     private let lock = NSLock()
 
     /// The server of this test process, started on first use.
@@ -32,8 +34,21 @@ public final class PostgresTestServer: @unchecked Sendable {
     private static let runningLock = NSLock()
     private static let registerExit: Void = { atexit { PostgresTestServer.stopAll() } }()
 
+    /// The password of `passwordServer()`'s superuser.
+    public static let password = "Test-Pa55word"
+    nonisolated(unsafe) private static var passwordCluster: PostgresTestServer?
+
+    /// A second server that asks for a password (SCRAM), for the tests of a refused login.
+    public static func passwordServer() throws -> PostgresTestServer {
+        sharedLock.lock(); defer { sharedLock.unlock() }
+        if let passwordCluster { return passwordCluster }
+        let server = try PostgresTestServer(name: "password", authentication: "scram-sha-256")
+        passwordCluster = server
+        return server
+    }
+
     /// Starts a new cluster (tests of several servers start more than one).
-    public init(name: String, settings: [String] = []) throws {
+    public init(name: String, settings: [String] = [], authentication: String = "trust") throws {
         guard let binaries = PostgresTestServer.findBinaries() else {
             throw TestServerError("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): run `make test`, which installs it")
         }
@@ -43,10 +58,18 @@ public final class PostgresTestServer: @unchecked Sendable {
         if getuid() == 0 { try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: folder.path) }
         _ = PostgresTestServer.registerExit
         PostgresTestServer.removeAbandoned(binaries: binaries)
-        try run("initdb", ["-D", folder.path + "/data", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"])
+        var initArguments = ["-D", folder.path + "/data", "-A", authentication, "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]
+        if authentication != "trust" {
+            let passwordFile = folder.appendingPathComponent("password").path
+            try Data(PostgresTestServer.password.utf8).write(to: URL(fileURLWithPath: passwordFile))
+            if getuid() == 0 { try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: passwordFile) }
+            initArguments.append("--pwfile=" + passwordFile)
+        }
+        try run("initdb", initArguments)
         let options = (["-k", folder.path, "-c", "listen_addresses=", "-c", "fsync=off", "-c", "synchronous_commit=off",
                         "-c", "full_page_writes=off", "-c", "max_connections=60"] + settings.flatMap { ["-c", $0] })
             .map { $0.isEmpty ? "''" : $0 }.joined(separator: " ")
+        self.options = options
         try run("pg_ctl", ["-D", folder.path + "/data", "-o", options, "-l", folder.path + "/server.log", "-w", "start"])
         PostgresTestServer.runningLock.lock()
         PostgresTestServer.running.append(self)
@@ -76,7 +99,7 @@ public final class PostgresTestServer: @unchecked Sendable {
 
     /// Starts a stopped server again.
     public func restart() throws {
-        try run("pg_ctl", ["-D", folder.path + "/data", "-l", folder.path + "/server.log", "-w", "start"])
+        try run("pg_ctl", ["-D", folder.path + "/data", "-o", options, "-l", folder.path + "/server.log", "-w", "start"])
     }
 
     static func stopAll() {

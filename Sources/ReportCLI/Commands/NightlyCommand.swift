@@ -33,6 +33,16 @@ public enum NightlyCommand: Command {
 
     public static func run(_ context: CommandContext) throws -> ExitCode {
         let settings = try NightlySettings(context)
+        if StoreLocation.isPostgreSQL(settings.databasePath) {
+            // Machines sharing one server cannot share a lock file: the lock is the server's.
+            let holder = try Database(path: settings.databasePath, busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds)
+            guard try holder.tryNightlyLock() else {
+                context.console.error("report nightly: another run holds the nightly lock of \(holder.path); nothing done")
+                return .busy
+            }
+            var run = NightlyRun(settings: settings, context: context)
+            return withExtendedLifetime(holder) { run.run() }
+        }
         switch try NightlyLock.acquire(path: settings.lockPath) {
         case .held(let pid):
             context.console.error("report nightly: another run holds \(settings.lockPath) (pid \(pid.map(String.init) ?? "unknown")); nothing done")

@@ -102,6 +102,15 @@ public final class Database {
         try connection.secondaryIndexes(of: table)
     }
 
+    /// Takes the server-wide lock of `report nightly` for as long as this connection lives, without
+    /// waiting: false when another connection (another machine's run) holds it. PostgreSQL only
+    /// (an advisory lock, dropped by the server when the holder's connection goes, however it
+    /// dies); a SQLite file is locked beside it (`<file>.nightly.lock`), so this answers true.
+    public func tryNightlyLock() throws -> Bool {
+        guard let postgres = connection as? PostgresConnection else { return true }
+        return try postgres.scalar("SELECT pg_try_advisory_lock(\(PostgresConnection.nightlyLock))")?.int == 1
+    }
+
     /// Inserts one row and returns its generated `id`.
     public func insertReturningId(_ sql: String, _ parameters: [SQLValue]) throws -> Int64 {
         try connection.insertReturningId(sql, parameters)
