@@ -6,8 +6,8 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-APT_PACKAGES := pkg-config libsqlite3-dev libxlsxwriter-dev libssl-dev zlib1g-dev librsvg2-dev time
-TEST_APT_PACKAGES := libreoffice-calc-nogui unzip
+APT_PACKAGES := pkg-config libsqlite3-dev libxlsxwriter-dev libssl-dev zlib1g-dev librsvg2-dev libpq-dev time
+TEST_APT_PACKAGES := libreoffice-calc-nogui unzip postgresql
 PIP_PACKAGES := openpyxl duckdb pandas
 DEMO_AS_OF := 2026-11-29T06:00:00+01:00
 RELEASE_BIN := .build/release/report
@@ -46,9 +46,14 @@ demo: release
 	$(RELEASE_BIN) bookings --month 2026-11 --as-of $(DEMO_AS_OF) --xlsx --csv --md
 	$(RELEASE_BIN) bookings --month 2026-10 --as-of $(DEMO_AS_OF) --xlsx --csv --md
 
+# The whole suite on SQLite, then the import and report suites again on PostgreSQL (the same
+# tests, a throwaway cluster the tests start and stop: Tests/ReportTestSupport/PostgresTestServer.swift).
+POSTGRES_SUITES := HabitsTests|BookingsTests|FleetTests|ImportCommandTests|ReportCommandsTests|SampleReportsTests|ConcurrencyTests|PostgresStoreTests
+
 test: test-deps
 	swift build --build-tests
 	swift test --skip-build --disable-swift-testing
+	REPORT_TEST_BACKEND=postgresql swift test --skip-build --disable-swift-testing --filter '$(POSTGRES_SUITES)'
 
 clean:
 	rm -rf .build

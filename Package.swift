@@ -24,12 +24,13 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Foundations: pure values and the two byte-level readers/writers of the outside world.
         .target(name: "Time"),
         .target(name: "ArgumentParsing"),
         .target(name: "JSON", dependencies: ["CZlib"]),
-        .target(name: "Store", dependencies: ["CSQLite", "Time"]),
+        .target(name: "Store", dependencies: ["CSQLite", "CLibPQ", "Time"]),
         .target(name: "ReportModel", dependencies: ["Time"]),
         .target(name: "Writers", dependencies: ["ReportModel", "Time", "CXLSXWriter", "CRSVG"]),
         .target(name: "Import", dependencies: ["Store", "JSON", "Time", "CCrypto"]),

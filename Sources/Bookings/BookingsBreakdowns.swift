@@ -39,7 +39,7 @@ enum BookingsBreakdowns {
             JOIN booking_lines l ON l.booking_id = b.id
             LEFT JOIN services s ON s.id = l.service_id
             WHERE \(filter.condition)
-            GROUP BY l.service_id
+            GROUP BY l.service_id, s.name, s.category
             ORDER BY l.service_id
             """)
         try statement.bind([.integer(calendar.start), .integer(calendar.end)])

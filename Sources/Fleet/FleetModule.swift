@@ -79,7 +79,7 @@ public enum FleetModule {
     /// day before, each in the event's own time zone: an event is reported every morning while it
     /// runs and once more the morning after its last day, which then holds the final figures.
     @Sendable static func nightlyReports(asOf: Timestamp, database: Database) throws -> [ReportRequest] {
-        guard try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'") ?? 0 > 0
+        guard try database.tableExists("events")
         else { return [] }
         var reports: [ReportRequest] = []
         for row in try database.rows("SELECT id, starts_on, ends_on, timezone FROM events ORDER BY id") {

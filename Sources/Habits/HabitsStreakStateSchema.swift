@@ -54,7 +54,8 @@ public enum HabitsStreakStateSchema {
         """
     }
 
-    public static let version2 = Migration(domain: "habits", version: 2, sql: """
+    /// The state table and the completion indexes, the same on both backends.
+    private static let stateTable = """
         CREATE TABLE habits_streak_state (
             user_id TEXT NOT NULL,
             day_start INTEGER NOT NULL,
@@ -73,6 +74,10 @@ public enum HabitsStreakStateSchema {
             WHERE state = 'terminee' AND completed_at_us IS NOT NULL;
         CREATE INDEX flows_user_completed ON flows (user_id, completed_at_us)
             WHERE etat = 'termine' AND completed_at_us IS NOT NULL;
+        """
+
+    public static let version2 = Migration(domain: "habits", version: 2, sql: stateTable + """
+
         \(triggers(table: "tasks", columns: ["user_id", "date", "state", "completed_at_us"], earliest: dayOfRecord))
         \(triggers(table: "flows", columns: ["user_id", "date", "etat", "completed_at_us"], earliest: dayOfRecord))
         \(triggers(table: "focus_sessions", columns: [
@@ -89,5 +94,40 @@ public enum HabitsStreakStateSchema {
         CREATE TRIGGER users_streak_state_delete AFTER DELETE ON users BEGIN
             DELETE FROM habits_streak_state WHERE user_id = OLD.id;
         END;
-        """)
+        """, postgresql: stateTable + "\n" + postgresqlTriggers)
+
+    /// The same triggers on PostgreSQL: one plpgsql function per table (`LEAST` for SQLite's scalar
+    /// `min`, `IS DISTINCT FROM` for `IS NOT`).
+    private static var postgresqlTriggers: String {
+        func function(table: String, columns: [String], user: String, earliest: ((String) -> String)?) -> String {
+            let changed = columns.map { "OLD.\($0) IS DISTINCT FROM NEW.\($0)" }.joined(separator: " OR ")
+            func invalidate(_ row: String) -> String {
+                "DELETE FROM habits_streak_state WHERE user_id = \(row).\(user)"
+                    + (earliest.map { " AND through_day >= \($0(row))" } ?? "") + ";"
+            }
+            return """
+            CREATE FUNCTION \(table)_streak_state() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'UPDATE' AND NOT (\(changed)) THEN RETURN NULL; END IF;
+                IF TG_OP IN ('UPDATE', 'DELETE') THEN \(invalidate("OLD")) END IF;
+                IF TG_OP IN ('INSERT', 'UPDATE') THEN \(invalidate("NEW")) END IF;
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER \(table)_streak_state AFTER INSERT OR UPDATE OR DELETE ON \(table)
+                FOR EACH ROW EXECUTE FUNCTION \(table)_streak_state();
+
+            """
+        }
+        let dayOfRecord = { (row: String) in
+            "LEAST(\(dateDay(row + ".date")), coalesce(\(earliestDay(row + ".completed_at_us")), \(dateDay(row + ".date"))))"
+        }
+        return function(table: "tasks", columns: ["user_id", "date", "state", "completed_at_us"], user: "user_id",
+                        earliest: dayOfRecord)
+            + function(table: "flows", columns: ["user_id", "date", "etat", "completed_at_us"], user: "user_id",
+                       earliest: dayOfRecord)
+            + function(table: "focus_sessions", columns: ["user_id", "started_at_us", "total_seconds",
+                                                          "remaining_seconds", "ended_at_us"],
+                       user: "user_id", earliest: { earliestDay($0 + ".started_at_us") })
+            + function(table: "users", columns: ["id", "timezone"], user: "id", earliest: nil)
+    }
 }

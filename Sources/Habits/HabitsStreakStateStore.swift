@@ -17,6 +17,8 @@ struct HabitsCachedState: Sendable, Equatable {
 /// began (`PRAGMA data_version`): otherwise the states could describe data an import has changed
 /// since, after its triggers ran. The cache is an optimisation, so a database that cannot be
 /// written (read-only, locked) only costs the next report a longer read; the report still succeeds.
+/// PostgreSQL has no `data_version`: there the cache is never written, so every report walks the
+/// whole history (the same figures; the nightly's speed-up is SQLite's for now).
 struct HabitsStreakStateStore {
     /// How many days before the period's last day a report saves its checkpoint. An import of
     /// the next night's files invalidates states from a few days before their records' days
@@ -27,13 +29,13 @@ struct HabitsStreakStateStore {
 
     let database: Database
     let dayStartMinutes: Int
-    /// `PRAGMA data_version` before the report's read transaction.
+    /// `PRAGMA data_version` before the report's read transaction; nil where there is none.
     private let dataVersion: Int64?
 
     init(database: Database, dayStartMinutes: Int) throws {
         self.database = database
         self.dayStartMinutes = dayStartMinutes
-        dataVersion = try database.scalarInt("PRAGMA data_version")
+        dataVersion = database.kind == .sqlite ? try database.scalarInt("PRAGMA data_version") : nil
     }
 
     /// The states before `first`, by user id (inside the report's read transaction).

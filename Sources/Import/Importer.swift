@@ -145,10 +145,9 @@ public final class Importer {
         let started = Importer.now()
         do {
             try database.transaction {
-                try database.run("INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at, forced) VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, ?)",
+                let importId = try database.insertReturningId("INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at, forced) VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, ?)",
                                  [.text(entry.displayName), .text(kind.name), .integer(digest.size), .text(digest.hex),
                                   .text(started), .text(started), .integer(options.force ? 1 : 0)])
-                let importId = try database.scalarInt("SELECT last_insert_rowid()") ?? 0
                 let deferred = digest.size >= options.bulkIndexBytes ? try dropSecondaryIndexes(of: kind.name) : []
                 let insertReject = try database.prepare("INSERT INTO import_rejects (import_id, position, line, record_id, field, value, rule) VALUES (?, ?, ?, ?, ?, ?, ?)")
                 var lastProgress = DispatchTime.now().uptimeNanoseconds
@@ -210,10 +209,8 @@ public final class Importer {
     /// Drops the named secondary indexes of a table inside the file's transaction (a rollback
     /// restores them) and returns the SQL that creates them again.
     private func dropSecondaryIndexes(of table: String) throws -> [String] {
-        let indexes = try database.rows("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name", [.text(table)])
         var creates: [String] = []
-        for index in indexes {
-            guard let name = index[0].string, let sql = index[1].string else { continue }
+        for (name, sql) in try database.secondaryIndexes(of: table) {
             try database.execute("DROP INDEX \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
             creates.append(sql)
         }
@@ -223,8 +220,8 @@ public final class Importer {
     /// The reason a file failed, on one line: a database problem (locked, read-only, full disk)
     /// named with what to do, and the promise SPEC §1.4 makes about the file.
     func describe(_ error: any Error) -> String {
-        guard let sqlite = error as? SQLiteError else { return String(describing: error) }
-        return sqlite.advice(database: database.path) + "; nothing of this file was stored"
+        guard let failure = error as? any StoreFailure else { return String(describing: error) }
+        return failure.advice(database: database.path) + "; nothing of this file was stored"
     }
 
     /// Wall-clock time for the import log, in UTC.

@@ -68,7 +68,7 @@ public enum CommandLineTool {
     /// The one line for a failure: a database problem (locked, read-only, damaged, full) says
     /// which database and what to do; anything else is already written for the user.
     static func describe(_ error: any Error, database: String) -> String {
-        let text = (error as? SQLiteError)?.advice(database: database) ?? String(describing: error)
+        let text = (error as? any StoreFailure)?.advice(database: StoreLocation.display(database)) ?? String(describing: error)
         return text.oneLine()
     }
 }

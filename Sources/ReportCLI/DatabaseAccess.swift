@@ -22,12 +22,12 @@ enum DatabaseAccess {
     static func forReading(_ context: CommandContext, mode: Database.Mode = .readWrite) throws -> Database {
         let path = context.databasePath
         let busyTimeout = try context.busyTimeoutMilliseconds()
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard StoreLocation.isPostgreSQL(path) || FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such database; run `report import PATH...` first, or give --db PATH")
         }
         let database = try Database(path: path, mode: mode, busyTimeoutMilliseconds: busyTimeout)
         if !(try Schema.pendingSteps(database, Schema.core + context.modules.flatMap(\.migrations))).isEmpty {
-            throw CommandFailure("\(path): the database's schema is older than this release; "
+            throw CommandFailure("\(database.path): the database's schema is older than this release; "
                 + "import with this release (`report import PATH...`) to bring it up to date")
         }
         return database

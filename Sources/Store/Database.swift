@@ -1,88 +1,33 @@
-import CSQLite
+import Foundation
 
-/// SQLite's "copy this text now" destructor, which Swift cannot import as a macro.
-let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-/// Process-wide SQLite settings, applied once before the first connection opens.
-private let configureSQLiteOnce: Void = {
-    _ = report_sqlite3_disable_memory_statistics()
-}()
-
-/// One connection to a SQLite database file. Owns a C handle: not Sendable, one thread at a time.
+/// One connection to the store: a SQLite file or a PostgreSQL database. Owns a backend
+/// connection with a C handle: not Sendable, one thread at a time.
 ///
-/// Opened in WAL mode with `synchronous=NORMAL` and a busy timeout, so that a report can read a
-/// consistent snapshot while an import writes, and a second writer waits before failing.
+/// Domains, importers and commands use only this type and `Statement`, so they run unchanged on
+/// both backends; `init(path:)` is the one place that picks the backend (a `postgresql://` or
+/// `postgres://` URL selects PostgreSQL, anything else is a SQLite file path).
 public final class Database {
-    let handle: OpaquePointer
-    public let path: String
+    let connection: any StoreConnection
+    /// The database as messages name it (a URL is shown without its password).
+    public var path: String { connection.location }
+    public var kind: StoreKind { connection.kind }
 
     public enum Mode: Sendable { case readWrite, readOnly }
 
-    /// Opens (creating it unless read-only) the database at `path` and brings its schema up to date.
+    /// Opens the database at `path` (a file, created unless read-only, or a PostgreSQL URL).
     public init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5000) throws {
-        _ = configureSQLiteOnce
-        var pointer: OpaquePointer?
-        let flags = mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let code = sqlite3_open_v2(path, &pointer, flags | SQLITE_OPEN_NOMUTEX, nil)
-        guard let pointer else { throw SQLiteError(code: code, message: "cannot open \(path)") }
-        guard code == SQLITE_OK else {
-            let message = String(cString: sqlite3_errmsg(pointer))
-            sqlite3_close_v2(pointer)
-            throw SQLiteError(code: code, message: "\(message) (\(path))")
-        }
-        handle = pointer
-        self.path = path
-        sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
-        do {
-            if mode == .readWrite {
-                try switchToWriteAheadLog(waitingUpTo: busyTimeoutMilliseconds)
-                try execute("PRAGMA synchronous=NORMAL")
-                // 8 MB of page cache: a large import's index pages stay in memory instead of
-                // spilling to the WAL and being read back, and peak memory stays small.
-                try execute("PRAGMA cache_size=-8192")
-            }
-            try execute("PRAGMA foreign_keys=OFF")
-            // Reading the schema version checks early that the file really is a database.
-            _ = try scalarInt("PRAGMA user_version")
-        } catch {
-            sqlite3_close_v2(handle)
-            throw error
-        }
-    }
-
-    deinit { sqlite3_close_v2(handle) }
-
-    /// `PRAGMA journal_mode=WAL`, retried while another connection holds the lock. On a new file
-    /// two connections switching at once can make SQLite answer SQLITE_BUSY at once, without its
-    /// busy handler (waiting could deadlock), so the wait the busy timeout promises is done here.
-    private func switchToWriteAheadLog(waitingUpTo milliseconds: Int32) throws {
-        var waited: Int32 = 0
-        while true {
-            do {
-                try execute("PRAGMA journal_mode=WAL")
-                return
-            } catch let error as SQLiteError where error.isBusy && waited < milliseconds {
-                let step = min(10, milliseconds - waited)
-                sqlite3_sleep(step)
-                waited += step
-            }
+        if StoreLocation.isPostgreSQL(path) {
+            connection = try PostgresConnection(url: path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        } else {
+            connection = try SQLiteConnection(path: path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
     }
 
     /// Runs one or more statements that take no parameters and return no rows.
-    public func execute(_ sql: String) throws {
-        var errorMessage: UnsafeMutablePointer<CChar>?
-        let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
-        if code != SQLITE_OK {
-            let message = errorMessage.map { String(cString: $0) } ?? lastMessage
-            sqlite3_free(errorMessage)
-            throw SQLiteError(code: code, message: message, sql: sql)
-        }
-    }
+    public func execute(_ sql: String) throws { try connection.execute(sql) }
 
     /// Compiles a statement for repeated use.
-    public func prepare(_ sql: String) throws -> Statement { try Statement(database: self, sql: sql) }
+    public func prepare(_ sql: String) throws -> Statement { Statement(try connection.prepare(sql), sql: sql) }
 
     /// Runs a statement with bound parameters and no result rows.
     public func run(_ sql: String, _ parameters: [SQLValue] = []) throws {
@@ -109,9 +54,9 @@ public final class Database {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    /// `BEGIN IMMEDIATE` takes the write lock at once, so a busy database fails before any work.
-    /// Inside another transaction it nests as a savepoint, so composed steps (a report inside the
-    /// command's read snapshot) each keep their all-or-nothing meaning.
+    /// `immediate` takes the write lock at once (SQLite's `BEGIN IMMEDIATE`), so a busy database
+    /// fails before any work. Inside another transaction it nests as a savepoint, so composed steps
+    /// (a report inside the command's read snapshot) each keep their all-or-nothing meaning.
     public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
         if isInTransaction {
             savepointDepth += 1
@@ -120,15 +65,15 @@ public final class Database {
             try execute("SAVEPOINT \(name)")
             do {
                 let result = try body()
-                try execute("RELEASE \(name)")
+                try execute("RELEASE SAVEPOINT \(name)")
                 return result
             } catch {
-                try? execute("ROLLBACK TO \(name)")
-                try? execute("RELEASE \(name)")
+                try? execute("ROLLBACK TO SAVEPOINT \(name)")
+                try? execute("RELEASE SAVEPOINT \(name)")
                 throw error
             }
         }
-        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        try connection.begin(immediate: immediate)
         do {
             let result = try body()
             try execute("COMMIT")
@@ -140,15 +85,90 @@ public final class Database {
     }
 
     /// A transaction (or savepoint) is open on this connection.
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    public var isInTransaction: Bool { connection.isInTransaction }
     private var savepointDepth = 0
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var changes: Int { connection.changes }
 
-    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+    /// Whether the table exists.
+    public func tableExists(_ name: String) throws -> Bool { try connection.tableExists(name) }
 
-    func error(_ code: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: code, message: lastMessage, sql: sql)
+    /// The tables that hold data, in byte order of their names.
+    public func tableNames() throws -> [String] { try connection.tableNames() }
+
+    /// The secondary indexes of a table: name and the SQL that creates it again.
+    public func secondaryIndexes(of table: String) throws -> [(name: String, sql: String)] {
+        try connection.secondaryIndexes(of: table)
+    }
+
+    /// Takes the server-wide lock of `report nightly` for as long as this connection lives, without
+    /// waiting: false when another connection (another machine's run) holds it. PostgreSQL only
+    /// (an advisory lock, dropped by the server when the holder's connection goes, however it
+    /// dies); a SQLite file is locked beside it (`<file>.nightly.lock`), so this answers true.
+    public func tryNightlyLock() throws -> Bool {
+        guard let postgres = connection as? PostgresConnection else { return true }
+        return try postgres.scalar("SELECT pg_try_advisory_lock(\(PostgresConnection.nightlyLock))")?.int == 1
+    }
+
+    /// Inserts one row and returns its generated `id`.
+    public func insertReturningId(_ sql: String, _ parameters: [SQLValue]) throws -> Int64 {
+        try connection.insertReturningId(sql, parameters)
+    }
+}
+
+/// How a `--db` value names a database.
+public enum StoreLocation {
+    /// `postgresql://…` or `postgres://…` (libpq's URL forms) select PostgreSQL.
+    public static func isPostgreSQL(_ location: String) -> Bool {
+        let lower = location.prefix(13).lowercased()
+        return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
+    }
+}
+
+extension StoreLocation {
+    /// The location as messages show it: a URL with its password replaced by `***`
+    /// (`postgresql://report:***@db/report`), a path unchanged. A password never reaches a message.
+    public static func display(_ location: String) -> String {
+        guard isPostgreSQL(location), let scheme = location.range(of: "://") else { return location }
+        let rest = location[scheme.upperBound...]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        var authority = String(rest[..<authorityEnd])
+        var tail = String(rest[authorityEnd...])
+        if let at = authority.lastIndex(of: "@") {
+            let userInfo = authority[..<at]
+            if let colon = userInfo.firstIndex(of: ":") {
+                authority = String(userInfo[..<colon]) + ":***" + String(authority[at...])
+            }
+        }
+        // A password can also come as a query parameter (`?password=…`).
+        if let query = tail.firstIndex(of: "?") {
+            let parameters = tail[tail.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).map { parameter -> String in
+                parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
+            }
+            tail = String(tail[..<query]) + "?" + parameters.joined(separator: "&")
+        }
+        return String(location[..<scheme.upperBound]) + authority + tail
+    }
+}
+
+extension StoreLocation {
+    /// The passwords a URL carries (`user:password@`, `?password=`), raw and percent-decoded, so
+    /// that they can be removed from any message that might quote them.
+    static func passwords(in location: String) -> [String] {
+        guard isPostgreSQL(location), let scheme = location.range(of: "://") else { return [] }
+        var found: [String] = []
+        let rest = location[scheme.upperBound...]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+            found.append(String(authority[authority.index(after: colon)..<at]))
+        }
+        if let query = rest.firstIndex(of: "?") {
+            for parameter in rest[rest.index(after: query)...].split(separator: "&") where parameter.lowercased().hasPrefix("password=") {
+                found.append(String(parameter.dropFirst("password=".count)))
+            }
+        }
+        return found.flatMap { [$0, $0.removingPercentEncoding ?? $0] }.filter { !$0.isEmpty }
     }
 }

@@ -2,22 +2,26 @@
 ///
 /// Applied steps are recorded in `schema_migrations`, so a later release adds steps and migrates a
 /// database file made by this one; a file with steps this release does not know is refused.
+///
+/// The SQL is SQLite's, which the PostgreSQL backend translates (types, STRICT); a step whose SQL
+/// cannot be translated word for word (SQLite triggers are PostgreSQL trigger functions) gives
+/// its PostgreSQL text as well.
 public struct Migration: Sendable {
     public let domain: String
     public let version: Int
     public let sql: String
+    /// The step on PostgreSQL when it is not `sql` translated.
+    public let postgresql: String?
 
-    public init(domain: String, version: Int, sql: String) {
+    public init(domain: String, version: Int, sql: String, postgresql: String? = nil) {
         self.domain = domain
         self.version = version
         self.sql = sql
+        self.postgresql = postgresql
     }
 }
 
 public enum Schema {
-    /// Marks a file as a `report` database (PRAGMA application_id: "RPRT").
-    static let applicationId: Int64 = 0x5250_5254
-
     /// The import bookkeeping every domain shares.
     public static let core: [Migration] = [
         Migration(domain: "core", version: 1, sql: """
@@ -59,31 +63,29 @@ public enum Schema {
     public static func migrate(_ database: Database, _ migrations: [Migration]) throws {
         if try pendingSteps(database, migrations).isEmpty { return }
         try database.transaction {
-            try database.execute("CREATE TABLE IF NOT EXISTS schema_migrations (domain TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (domain, version)) STRICT")
+            let connection = database.connection
+            try database.execute(connection.schemaSQL("CREATE TABLE IF NOT EXISTS schema_migrations (domain TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (domain, version)) STRICT"))
             for step in try pendingSteps(database, migrations) {
-                try database.execute(step.sql)
+                let text = database.kind == .postgresql ? (step.postgresql ?? step.sql) : step.sql
+                try database.execute(connection.schemaSQL(text))
                 try database.run("INSERT INTO schema_migrations (domain, version) VALUES (?, ?)", [.text(step.domain), .integer(Int64(step.version))])
             }
-            try database.execute("PRAGMA application_id = \(Schema.applicationId)")
+            try connection.markApplication()
         }
     }
 
     /// The steps not applied yet, in order; throws for a file of another application or of a newer release.
     public static func pendingSteps(_ database: Database, _ migrations: [Migration]) throws -> [Migration] {
-        let applicationId = try database.scalarInt("PRAGMA application_id") ?? 0
-        if applicationId != 0 && applicationId != Schema.applicationId {
-            throw SQLiteError(code: 1, message: "\(database.path) is a SQLite database of another application")
-        }
+        try database.connection.checkApplication()
         var applied: [String: Int] = [:]
-        let hasTable = try database.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") ?? 0
-        if hasTable > 0 {
+        if try database.tableExists("schema_migrations") {
             for row in try database.rows("SELECT domain, MAX(version) FROM schema_migrations GROUP BY domain") {
                 if let domain = row[0].string, let version = row[1].int { applied[domain] = Int(version) }
             }
         }
         let known = Dictionary(migrations.map { ($0.domain, $0.version) }, uniquingKeysWith: max)
         for (domain, version) in applied.sorted(by: { $0.key < $1.key }) where version > known[domain] ?? 0 {
-            throw SQLiteError(code: 1, message: "\(database.path) was made by a newer release of report (\(domain) schema version \(version)); upgrade report")
+            throw StoreError("\(database.path) was made by a newer release of report (\(domain) schema version \(version)); upgrade report")
         }
         return migrations.sorted { ($0.domain, $0.version) < ($1.domain, $1.version) }
             .filter { $0.version > applied[$0.domain] ?? 0 }

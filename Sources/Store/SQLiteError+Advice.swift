@@ -5,27 +5,27 @@
 /// while executing `COMMIT``) but names neither the database nor what to do. The command line
 /// (and the importer's per-file message) use this instead; SQLite's own words stay in the line so
 /// that a search for the message still finds it.
-extension SQLiteError {
+extension SQLiteError: StoreFailure {
     /// `report.sqlite is locked by another process …; try again …` for the known cases, the plain
     /// description for the others.
     public func advice(database path: String) -> String {
         let cause = "(SQLite error \(code): \(sqliteMessage(database: path)))"
-        switch code & 0xFF {
-        case 5, 6:  // SQLITE_BUSY, SQLITE_LOCKED
+        switch code.primary {
+        case .busy, .locked:
             return "\(path) is locked by another process \(cause) and stayed locked for the whole --busy-timeout; "
                 + "try again when the other import or report has finished, or give a longer --busy-timeout"
-        case 8:  // SQLITE_READONLY
+        case .readOnly:
             return "\(path) is read-only \(cause); make the file and its folder writable, or give another --db"
-        case 11:  // SQLITE_CORRUPT
+        case .corrupt:
             return "\(path) is damaged \(cause); restore it from a backup, or import into a new --db"
-        case 26:  // SQLITE_NOTADB
+        case .notADatabase:
             return "\(path) is not a SQLite database \(cause); give --db the path of a report database"
-        case 13:  // SQLITE_FULL
+        case .full:
             return "the disk holding \(path) is full \(cause); free some space and run again"
-        case 14:  // SQLITE_CANTOPEN
+        case .cannotOpen:
             return "cannot open \(path) \(cause); check that its folder exists and is writable "
                 + "(SQLite keeps its -wal and -shm files beside the database)"
-        case 10:  // SQLITE_IOERR
+        case .ioError:
             return "input/output error on \(path) \(cause); check the disk and run again"
         default:
             return description

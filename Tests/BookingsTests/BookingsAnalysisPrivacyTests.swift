@@ -1,6 +1,7 @@
 import Foundation
 import Import
 import ReportModel
+import ReportTestSupport
 import XCTest
 @testable import Bookings
 
@@ -66,9 +67,11 @@ final class BookingsAnalysisPrivacyTests: XCTestCase {
         let messages = outcomes.flatMap(\.rejectMessages)
         XCTAssertEqual(messages.count, 2)
 
-        try fixture.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        let databaseBytes = FileManager.default.contents(atPath: fixture.database.path) ?? Data()
-        XCTAssertNotNil(databaseBytes.range(of: Data("cust-P1".utf8)), "the scan of the file finds stored ids")
+        // The file scan is SQLite's (a PostgreSQL server's files are not the test's to read).
+        let scansTheFile = TestStore.backend == .sqlite
+        if scansTheFile { try fixture.database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        let databaseBytes = scansTheFile ? FileManager.default.contents(atPath: fixture.database.path) ?? Data() : Data()
+        if scansTheFile { XCTAssertNotNil(databaseBytes.range(of: Data("cust-P1".utf8)), "the scan of the file finds stored ids") }
 
         for (field, value) in Self.contacts {
             for text in rendered { XCTAssertFalse(text.contains(value), "\(field) in the report: \(text)") }

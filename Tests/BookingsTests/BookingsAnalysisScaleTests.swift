@@ -1,5 +1,6 @@
 import Foundation
 import Time
+import ReportTestSupport
 import XCTest
 @testable import Bookings
 
@@ -57,7 +58,7 @@ final class BookingsAnalysisScaleTests: XCTestCase {
                 }
             }
         }
-        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        if TestStore.backend == .sqlite { try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
         let before = Self.peakResidentMegabytes()
         // Linux lets a process reset its peak (VmHWM), so the figure below is the report's own.
         let reset = (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil

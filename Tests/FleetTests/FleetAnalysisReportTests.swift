@@ -121,8 +121,8 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
         let outcomes = importer.importFiles(try ImportFiles.expand([file]))
         XCTAssertEqual(outcomes.first?.rejected, 1)
         // A habits file's rejection is not the fleet report's business.
-        try db().run("INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at) VALUES ('users.json', 'users', 1, 'x', 1, 0, 1, '', '')")
-        try db().run("INSERT INTO import_rejects (import_id, position, field, value, rule) VALUES (last_insert_rowid(), 0, 'id', '', 'missing')")
+        let logId = try db().insertReturningId("INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at) VALUES ('users.json', 'users', 1, 'x', 1, 0, 1, '', '')", [])
+        try db().run("INSERT INTO import_rejects (import_id, position, field, value, rule) VALUES (?, 0, 'id', '', 'missing')", [.integer(logId)])
         let report = try makeReport()
         let quality = try rows(report, "quality")
         XCTAssertEqual(quality.map { $0["issue"] }, [.text("import_reject"), .text("loan_record_of_unknown_assignment")])
@@ -179,7 +179,7 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
                        checkOut: record("o1", at: "2016-10-01T09:00:00+02:00", impacts: [("scratch", 1, 1)]),
                        checkIn: record("i1", at: "2016-10-01T10:00:00+02:00", impacts: [("scratch", 1, 1), ("impact", 2, 2)])),
         ])
-        let readOnly = try Database(path: directory + "/t.sqlite", mode: .readOnly)
+        let readOnly = try Database(path: location, mode: .readOnly)
         let options = FleetOptions(eventId: "salon2016", asOf: try XCTUnwrap(Timestamp(FleetAnalysisTestCase.afterEvent)))
         let first = try FleetAnalysis.report(database: readOnly, options: options)
         // Twice on one connection: the temp table of the first run is gone or replaced.

@@ -1,12 +1,13 @@
 import Import
 import XCTest
 import Store
+import ReportTestSupport
 @testable import Fleet
 
 /// The fleet tables are the contract the analysis reads: these tests pin their columns.
 final class FleetSchemaTests: FleetTestCase {
     func columns(_ table: String) throws -> [String] {
-        try rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).compactMap { $0.first?.string }
+        try rows(TestStore.columnsSQL, [.text(table)]).compactMap { $0.first?.string }
     }
 
     func testTablesHaveTheDocumentedColumns() throws {

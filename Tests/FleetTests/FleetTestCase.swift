@@ -3,6 +3,7 @@ import XCTest
 import Import
 import JSON
 import Store
+import ReportTestSupport
 @testable import Fleet
 
 /// A fresh fleet database in its own temporary directory for every test, with helpers to import
@@ -12,11 +13,14 @@ class FleetTestCase: XCTestCase {
 
     private(set) var directory = ""
     private(set) var database: Database?
+    /// The test's database: a file in `directory`, or a database of the PostgreSQL test server.
+    private(set) var location = ""
 
     override func setUpWithError() throws {
         directory = NSTemporaryDirectory() + "fleet-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let database = try Database(path: directory + "/t.sqlite")
+        location = try TestStore.freshLocation(in: directory)
+        let database = try Database(path: location)
         try Schema.migrate(database, Schema.core + FleetModule.module.migrations)
         self.database = database
     }

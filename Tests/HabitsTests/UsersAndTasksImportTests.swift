@@ -2,6 +2,7 @@ import Import
 import JSON
 import Store
 import Time
+import ReportTestSupport
 import XCTest
 @testable import Habits
 
@@ -64,7 +65,11 @@ final class TasksImportTests: XCTestCase {
     ]
 
     private func contexts(_ id: String = "t1") throws -> [String] {
-        try store.rows("SELECT value FROM tasks, json_each(tasks.contexte) WHERE tasks.id = '\(id)' ORDER BY json_each.key").compactMap { $0[0].string }
+        // The stored JSON array's elements, through each backend's JSON functions.
+        let sql = TestStore.backend == .sqlite
+            ? "SELECT value FROM tasks, json_each(tasks.contexte) WHERE tasks.id = ? ORDER BY json_each.key"
+            : "SELECT e.value FROM tasks, json_array_elements_text(tasks.contexte::json) WITH ORDINALITY AS e(value, key) WHERE tasks.id = ? ORDER BY e.key"
+        return try store.database.rows(sql, [.text(id)]).compactMap { $0[0].string }
     }
 
     func testValidTaskIsStoredWithItsContexts() throws {

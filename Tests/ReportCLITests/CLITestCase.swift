@@ -1,13 +1,22 @@
 import ArgumentParsing
 import Foundation
 import Store
+import ReportTestSupport
 import XCTest
 @testable import ReportCLI
 
 /// Runs `report` in-process in a fresh temporary folder, capturing standard output and error.
 class CLITestCase: XCTestCase {
     var directory: URL!
-    var databasePath: String { directory.appendingPathComponent("report.sqlite").path }
+    /// The test's database: `report.sqlite` in the test folder, or (`REPORT_TEST_BACKEND=postgresql`)
+    /// a new database of the PostgreSQL test server, made on first use.
+    var databasePath: String {
+        if let location { return location }
+        let made = (try? TestStore.freshLocation(in: directory.path, name: "report.sqlite")) ?? "postgresql-test-server-failed-to-start"
+        location = made
+        return made
+    }
+    private var location: String?
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
@@ -52,11 +61,10 @@ class CLITestCase: XCTestCase {
 
     /// Every row of every table, to compare the database before and after a failed import.
     func snapshot() throws -> [String: [[SQLValue]]] {
-        guard FileManager.default.fileExists(atPath: databasePath) else { return [:] }
+        guard TestStore.backend == .postgresql || FileManager.default.fileExists(atPath: databasePath) else { return [:] }
         let database = try self.database()
         var result: [String: [[SQLValue]]] = [:]
-        for row in try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
-            guard let table = row[0].string else { continue }
+        for table in try database.tableNames() {
             result[table] = try database.rows("SELECT * FROM \"\(table)\" ORDER BY 1, 2")
         }
         return result

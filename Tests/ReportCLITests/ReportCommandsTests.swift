@@ -123,13 +123,13 @@ final class ReportCommandsTests: CLITestCase {
         let database = try self.database()
         try database.execute("DELETE FROM schema_migrations WHERE domain = 'bookings'")
         let before = try database.rows("SELECT domain, version FROM schema_migrations ORDER BY 1, 2")
-        let tables = try database.rows("SELECT name FROM sqlite_master ORDER BY name")
+        let tables = try database.tableNames()
         let run = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf])
         XCTAssertEqual(run.code, .failure)
         XCTAssertEqual(run.errLines, ["report fleet: \(databasePath): the database's schema is older than this release; "
             + "import with this release (`report import PATH...`) to bring it up to date"])
         XCTAssertEqual(try database.rows("SELECT domain, version FROM schema_migrations ORDER BY 1, 2"), before)
-        XCTAssertEqual(try database.rows("SELECT name FROM sqlite_master ORDER BY name"), tables)
+        XCTAssertEqual(try database.tableNames(), tables)
         let status = report(["status", "--db", databasePath])
         XCTAssertEqual(status.code, .failure, status.err)
     }

@@ -57,7 +57,7 @@ final class StoreTests: XCTestCase {
         try database.execute("CREATE TABLE t (a INTEGER NOT NULL)")
         XCTAssertThrowsError(try database.run("INSERT INTO t VALUES (?)", [.null])) { error in
             let error = error as? SQLiteError
-            XCTAssertEqual(error.map { $0.code & 0xFF }, 19)
+            XCTAssertEqual(error.map { $0.code.primary }, .constraint)
             XCTAssertEqual(error?.description, "SQLite error 1299: NOT NULL constraint failed: t.a - while executing `INSERT INTO t VALUES (?)`")
         }
     }

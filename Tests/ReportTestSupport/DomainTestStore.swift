@@ -5,8 +5,9 @@ import JSON
 import Store
 import XCTest
 
-/// A fresh database file in its own temporary directory, migrated with one domain's schema, and
-/// the domain's importers: shared by the habits and bookings tests.
+/// A fresh database (a file in its own temporary directory, or a new database of the PostgreSQL
+/// test server: `TestStore.backend`), migrated with one domain's schema, and the domain's
+/// importers: shared by the habits and bookings tests.
 public final class DomainTestStore {
     public let module: DomainModule
     public let directory: URL
@@ -18,7 +19,7 @@ public final class DomainTestStore {
         self.module = module
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(module.name.rawValue)-tests-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        database = try Database(path: directory.appendingPathComponent("t.sqlite").path)
+        database = try Database(path: try TestStore.freshLocation(in: directory.path))
         try Schema.migrate(database, Schema.core + module.migrations)
     }
 
@@ -46,8 +47,7 @@ public final class DomainTestStore {
     /// Every row of every domain table, in a stable order: compared before and after a rejection.
     public func snapshot() throws -> [String: [[SQLValue]]] {
         var result: [String: [[SQLValue]]] = [:]
-        for row in try rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('schema_migrations', 'import_log', 'import_rejects')") {
-            guard let table = row[0].string else { continue }
+        for table in try database.tableNames() where !["schema_migrations", "import_log", "import_rejects"].contains(table) {
             result[table] = try rows("SELECT * FROM \(table) ORDER BY 1, 2, 3")
         }
         return result

@@ -13,8 +13,7 @@ struct FleetEvent: Sendable {
 
     /// Loads the event, or throws an error listing the events that exist.
     static func load(_ database: Database, id: String) throws -> FleetEvent {
-        let hasTable = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'") ?? 0
-        guard hasTable > 0 else { throw FleetAnalysisError.noEvents }
+        guard try database.tableExists("events") else { throw FleetAnalysisError.noEvents }
         let statement = try database.prepare("SELECT name, starts_on, ends_on, timezone, opens_at_minutes, closes_at_minutes FROM events WHERE id = ?")
         try statement.bind([.text(id)])
         guard try statement.step() else {

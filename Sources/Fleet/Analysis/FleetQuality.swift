@@ -61,8 +61,7 @@ enum FleetStoreQuality {
 
     /// Every rejection of a fleet file, in import order, worded like the import command's message.
     static func importRejects(_ database: Database, firstSequence: Int) throws -> [QualityIssue] {
-        let hasLog = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('import_log', 'import_rejects')") ?? 0
-        guard hasLog == 2 else { return [] }
+        guard try database.tableExists("import_log"), try database.tableExists("import_rejects") else { return [] }
         let placeholders = fleetKinds.map { _ in "?" }.joined(separator: ", ")
         let statement = try database.prepare("""
             SELECT l.file, j.position, j.line, j.record_id, j.field, j.value, j.rule

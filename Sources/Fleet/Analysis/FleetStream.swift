@@ -49,18 +49,25 @@ struct Impact: Sendable, Equatable {
 /// (record, position), so that millions of impacts arrive in order without being sorted, and no
 /// query runs per loan. Temp tables live beside the database, so a read-only connection works.
 enum FleetQueries {
-    static let table = "temp.fleet_analysis_rows"
+    /// Unqualified: a temporary table is found first on both backends (SQLite's `temp`, PostgreSQL's `pg_temp`).
+    static let table = "fleet_analysis_rows"
     static let recordColumns = ["recorded_at_us", "mileage_km", "oil_level", "interior_cleanliness", "exterior_cleanliness",
                                 "signature_present", "signature_out_of_box"]
+    /// Their types, spelled so that both backends read them as 64-bit (SQLite: INTEGER and REAL affinity).
+    static let recordTypes = ["BIGINT", "DOUBLE PRECISION", "BIGINT", "BIGINT", "BIGINT", "BIGINT", "BIGINT"]
+
+    static func recordColumnDefinitions(prefix: String) -> String {
+        zip(recordColumns, recordTypes).map { "\(prefix)\($0) \($1)" }.joined(separator: ", ")
+    }
 
     static let drop = "DROP TABLE IF EXISTS \(table)"
 
     static let create = """
         CREATE TEMP TABLE fleet_analysis_rows (
             rank INTEGER PRIMARY KEY, id TEXT, plate TEXT, brand_name TEXT, model_name TEXT, group_id TEXT,
-            driver_id TEXT, planned_time_out_us INTEGER, planned_time_in_us INTEGER, cancelled INTEGER, import_seq INTEGER,
-            out_id TEXT, \(recordColumns.map { "out_" + $0 }.joined(separator: ", ")),
-            in_id TEXT, \(recordColumns.map { "in_" + $0 }.joined(separator: ", "))
+            driver_id TEXT, planned_time_out_us BIGINT, planned_time_in_us BIGINT, cancelled BIGINT, import_seq BIGINT,
+            out_id TEXT, \(recordColumnDefinitions(prefix: "out_")),
+            in_id TEXT, \(recordColumnDefinitions(prefix: "in_"))
         )
         """
 

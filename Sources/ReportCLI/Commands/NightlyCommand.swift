@@ -3,6 +3,7 @@ import DomainInterface
 import Foundation
 import ArgumentParsing
 import Time
+import Store
 
 /// `report nightly`: the cron job. Imports what the exporters dropped in the inbox, files each file
 /// away, then writes the morning's reports in every format. See docs/NIGHTLY.md.
@@ -37,6 +38,16 @@ public enum NightlyCommand: Command {
 
     public static func run(_ context: CommandContext) throws -> ExitCode {
         let settings = try NightlySettings(context)
+        if StoreLocation.isPostgreSQL(settings.databasePath) {
+            // Machines sharing one server cannot share a lock file: the lock is the server's.
+            let holder = try Database(path: settings.databasePath, busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds)
+            guard try holder.tryNightlyLock() else {
+                NightlyLog(console: context.console).warning("another run holds the nightly lock of \(holder.path); nothing done")
+                return .busy
+            }
+            var run = NightlyRun(settings: settings, context: context)
+            return withExtendedLifetime(holder) { run.run() }
+        }
         switch try NightlyLock.acquire(path: settings.lockPath) {
         case .held(let pid):
             // A log line like every other of the job: UTC time first (issue 12).

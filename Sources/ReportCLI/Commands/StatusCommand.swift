@@ -19,8 +19,8 @@ public enum StatusCommand: Command {
         if context.arguments.flag("json") && context.arguments.flag("csv") {
             throw UsageError("--json and --csv are two formats of one output: give one")
         }
-        let path = context.databasePath
         let database = try DatabaseAccess.forReading(context, mode: .readOnly)
+        let path = database.path  // a PostgreSQL URL with its password masked
         let summary = try StatusCommand.summary(of: database, path: path, modules: context.modules)
         let console = context.console
         if context.arguments.flag("json") {
@@ -48,7 +48,7 @@ public enum StatusCommand: Command {
     /// The kinds (in the modules' order, with the date range each module declares), counts and
     /// last imports.
     static func summary(of database: Database, path: String, modules: [DomainModule]) throws -> StatusSummary {
-        let tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string })
+        let tables = Set(try database.tableNames())
         var summary = StatusSummary(database: path)
         for module in modules {
             for kind in module.kinds where tables.contains(kind.name) {

@@ -31,7 +31,7 @@ struct NightlyRun {
 
     mutating func run() -> ExitCode {
         let started = Date()
-        log.info("started: inbox \(settings.inbox), archive \(settings.archive), reports \(settings.output ?? ReportOutput.defaultDirectory), as-of \(settings.asOf), database \(settings.databasePath)")
+        log.info("started: inbox \(settings.inbox), archive \(settings.archive), reports \(settings.output ?? ReportOutput.defaultDirectory), as-of \(settings.asOf), database \(StoreLocation.display(settings.databasePath))")
         if let outputFolder = prepareFolders() {
             removeStaleTemporaryFiles(outputFolder: outputFolder)
             importInbox()
@@ -111,7 +111,7 @@ struct NightlyRun {
             importer = try Importer(database: try DatabaseAccess.forWriting(context),
                                     modules: context.modules.map(\.imports), options: options)
         } catch {
-            log.warning("\(settings.databasePath): \(CommandLineTool.describe(error, database: settings.databasePath)); no file imported")
+            log.warning("\(StoreLocation.display(settings.databasePath)): \(CommandLineTool.describe(error, database: settings.databasePath)); no file imported")
             tally.otherFailures += 1
             return
         }

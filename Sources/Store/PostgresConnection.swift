@@ -1,0 +1,149 @@
+import CLibPQ
+import Foundation
+
+/// The PostgreSQL backend: one libpq connection. Owns a C handle: not Sendable, one thread at a time.
+///
+/// The session is set so that the store behaves as the SQLite one does: `--busy-timeout` is the
+/// `lock_timeout`, floats print their shortest
+/// exact form (so a REAL reads back as the same Double), server notices stay off stderr. Writing
+/// transactions take one advisory lock, so writers follow one another as on SQLite: two imports
+/// upserting the same keys in different orders can never deadlock, and nothing is lost or doubled.
+final class PostgresConnection: StoreConnection {
+    let handle: OpaquePointer
+    let location: String
+    var kind: StoreKind { .postgresql }
+    /// The password of the URL, removed from every message libpq or the server writes.
+    private let secrets: [String]
+    private var statementNumber = 0
+    var lastChanges = 0
+
+    /// The advisory lock every writing transaction holds ("RPRT"), and the one `report nightly` holds.
+    static let writerLock: Int64 = 0x5250_5254
+    static let nightlyLock: Int64 = 0x5250_5255
+
+    init(url: String, mode: Database.Mode, busyTimeoutMilliseconds: Int32) throws {
+        location = StoreLocation.display(url)
+        secrets = StoreLocation.passwords(in: url)
+        // `connect_timeout` first, so that a value in the URL overrides it: an unreachable host
+        // fails in seconds instead of the system's TCP timeout.
+        let keywords = ["connect_timeout", "application_name", "dbname"]
+        let values = ["10", "report", url]
+        var keywordPointers = keywords.map { strdup($0) } + [nil]
+        var valuePointers = values.map { strdup($0) } + [nil]
+        defer {
+            keywordPointers.forEach { free($0) }
+            valuePointers.forEach { free($0) }
+        }
+        let connection = keywordPointers.withUnsafeMutableBufferPointer { keywordBuffer in
+            valuePointers.withUnsafeMutableBufferPointer { valueBuffer in
+                keywordBuffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: keywordBuffer.count) { keywordBase in
+                    valueBuffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: valueBuffer.count) { valueBase in
+                        PQconnectdbParams(keywordBase, valueBase, 1)
+                    }
+                }
+            }
+        }
+        guard let connection else {
+            throw PostgresError(state: "", message: "out of memory opening a connection", location: location)
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection))
+            PQfinish(connection)
+            throw PostgresError(state: PostgresConnection.connectionState(message), message: PostgresConnection.scrub(message, secrets),
+                                location: location)
+        }
+        handle = connection
+        report_pq_silence_notices(handle)
+        do {
+            var settings = "SET client_encoding = 'UTF8'; SET extra_float_digits = 1; SET lock_timeout = \(max(1, busyTimeoutMilliseconds))"
+            // A read-only open is not enforced by the session: `default_transaction_read_only`
+            // would refuse even the TEMP table a fleet report sorts its rows in. On a server, what
+            // a connection may write is the role's grants (docs/SCALE.md: a reporting role).
+            _ = mode
+            try execute(settings)
+        } catch {
+            PQfinish(handle)
+            throw error
+        }
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// A name for the next server-side prepared statement of this connection.
+    func nextStatementName() -> String {
+        statementNumber += 1
+        return "report_\(statementNumber)"
+    }
+
+    func execute(_ sql: String) throws {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+    }
+
+    /// Throws for a result that is not a success; records the rows a command changed.
+    func check(_ result: OpaquePointer?, sql: String?) throws {
+        let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        switch status {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_COPY_IN:
+            if let result, let count = PQcmdTuples(result) { lastChanges = Int(String(cString: count)) ?? 0 }
+        default:
+            throw error(result, sql: sql)
+        }
+    }
+
+    /// The error of a failed result (or of the connection when there is none), password-free.
+    func error(_ result: OpaquePointer?, sql: String?) -> PostgresError {
+        var state = ""
+        var message = ""
+        if let result {
+            if let field = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) { state = String(cString: field) }
+            if let field = PQresultErrorField(result, Int32(UInt8(ascii: "M"))) { message = String(cString: field) }
+        }
+        if message.isEmpty { message = String(cString: PQerrorMessage(handle)) }
+        if state.isEmpty && PQstatus(handle) != CONNECTION_OK { state = "08006" }
+        if message.isEmpty { message = "the server closed the connection" }
+        return PostgresError(state: state, message: PostgresConnection.scrub(message, secrets), sql: sql, location: location)
+    }
+
+    func prepare(_ sql: String) throws -> any StoreStatement { PostgresStatement(connection: self, sql: sql) }
+
+    /// A writing transaction waits (up to `lock_timeout`) for the writer lock; a reading one is a
+    /// REPEATABLE READ snapshot, as a SQLite read transaction in WAL mode is.
+    func begin(immediate: Bool) throws {
+        if immediate {
+            try execute("BEGIN")
+            do { try execute("SELECT pg_advisory_xact_lock(\(Self.writerLock))") } catch {
+                try? execute("ROLLBACK")
+                throw error
+            }
+        } else {
+            try execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        }
+    }
+
+    var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    var changes: Int { lastChanges }
+
+    /// Connection failures carry no SQLSTATE (no result); the two a user can fix are told apart by
+    /// libpq's words, everything else is "cannot reach the server".
+    static func connectionState(_ message: String) -> String {
+        if message.contains("password authentication failed") || message.contains("no password supplied") { return "28P01" }
+        if message.contains("does not exist") && message.contains("database") { return "3D000" }
+        if message.contains("role") && message.contains("does not exist") { return "28000" }
+        return ""
+    }
+
+    /// The message with every occurrence of a password replaced by `***`.
+    static func scrub(_ message: String, _ secrets: [String]) -> String {
+        var text = message
+        for secret in secrets where !secret.isEmpty {
+            while let range = text.range(of: secret) { text.replaceSubrange(range, with: "***") }
+        }
+        return text
+    }
+}

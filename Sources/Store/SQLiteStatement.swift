@@ -1,0 +1,75 @@
+import CSQLite
+
+/// A compiled SQLite statement, reused for every row of an import. Not Sendable: it belongs to
+/// its connection's thread.
+final class SQLiteStatement: StoreStatement {
+    let handle: OpaquePointer
+    unowned let connection: SQLiteConnection
+    let sql: String
+
+    init(connection: SQLiteConnection, sql: String) throws {
+        var pointer: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+        guard code == SQLITE_OK, let pointer else { throw connection.error(code, sql: sql) }
+        handle = pointer
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func bind(_ value: SQLValue, at index: Int32) throws {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, index)
+        case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
+        case .real(let number): code = sqlite3_bind_double(handle, index, number)
+        case .text(var text):
+            code = text.withUTF8 { buffer -> Int32 in
+                let bytes = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                return sqlite3_bind_text(handle, index, bytes.assumingMemoryBound(to: CChar.self),
+                                         Int32(buffer.count), SQLITE_TRANSIENT)
+            }
+        }
+        guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+    }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = connection.error(code, sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
+
+    func int64(_ column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }
+    func double(_ column: Int) -> Double { sqlite3_column_double(handle, Int32(column)) }
+
+    func string(_ column: Int) -> String {
+        guard let pointer = sqlite3_column_text(handle, Int32(column)) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    func value(_ column: Int) -> SQLValue {
+        switch sqlite3_column_type(handle, Int32(column)) {
+        case SQLITE_INTEGER: return .integer(int64(column))
+        case SQLITE_FLOAT: return .real(double(column))
+        case SQLITE_NULL: return .null
+        default: return .text(string(column))
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Store
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A throwaway PostgreSQL cluster for the tests: `initdb` into a temporary folder, `pg_ctl start`
+/// listening on a Unix socket in that folder only (no TCP port to collide with), and stopped and
+/// removed when the test process exits, whether its tests passed or failed.
+///
+/// Run as root (the container), the cluster belongs to the `postgres` user (PostgreSQL refuses to
+/// run as root): the folder is given to it and every server command runs through `runuser`.
+/// Durability is switched off (`fsync=off`): a crash loses a test cluster, never data.
+public final class PostgresTestServer: @unchecked Sendable {
+    public let folder: URL
+    public let binaries: String
+    private var databaseNumber = 0
+    /// The server's settings, given again on a restart.
+    private var options = ""
+    private let lock = NSLock()
+
+    /// The server of this test process, started on first use.
+    public static func shared() throws -> PostgresTestServer {
+        sharedLock.lock(); defer { sharedLock.unlock() }
+        if let sharedServer { return sharedServer }
+        let server = try PostgresTestServer(name: "main")
+        sharedServer = server
+        return server
+    }
+
+    nonisolated(unsafe) private static var sharedServer: PostgresTestServer?
+    private static let sharedLock = NSLock()
+    nonisolated(unsafe) private static var running: [PostgresTestServer] = []
+    private static let runningLock = NSLock()
+    private static let registerExit: Void = { atexit { PostgresTestServer.stopAll() } }()
+
+    /// The password of `passwordServer()`'s superuser.
+    public static let password = "Test-Pa55word"
+    nonisolated(unsafe) private static var passwordCluster: PostgresTestServer?
+
+    /// A second server that asks for a password (SCRAM), for the tests of a refused login.
+    public static func passwordServer() throws -> PostgresTestServer {
+        sharedLock.lock(); defer { sharedLock.unlock() }
+        if let passwordCluster { return passwordCluster }
+        let server = try PostgresTestServer(name: "password", authentication: "scram-sha-256")
+        passwordCluster = server
+        return server
+    }
+
+    /// Starts a new cluster (tests of several servers start more than one).
+    public init(name: String, settings: [String] = [], authentication: String = "trust") throws {
+        guard let binaries = PostgresTestServer.findBinaries() else {
+            throw TestServerError("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): run `make test`, which installs it")
+        }
+        self.binaries = binaries
+        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("report-pg-\(name)-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if getuid() == 0 { try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: folder.path) }
+        _ = PostgresTestServer.registerExit
+        PostgresTestServer.removeAbandoned(binaries: binaries)
+        var initArguments = ["-D", folder.path + "/data", "-A", authentication, "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]
+        if authentication != "trust" {
+            let passwordFile = folder.appendingPathComponent("password").path
+            try Data(PostgresTestServer.password.utf8).write(to: URL(fileURLWithPath: passwordFile))
+            if getuid() == 0 { try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: passwordFile) }
+            initArguments.append("--pwfile=" + passwordFile)
+        }
+        try run("initdb", initArguments)
+        let options = (["-k", folder.path, "-c", "listen_addresses=", "-c", "fsync=off", "-c", "synchronous_commit=off",
+                        "-c", "full_page_writes=off", "-c", "max_connections=60"] + settings.flatMap { ["-c", $0] })
+            .map { $0.isEmpty ? "''" : $0 }.joined(separator: " ")
+        self.options = options
+        try run("pg_ctl", ["-D", folder.path + "/data", "-o", options, "-l", folder.path + "/server.log", "-w", "start"])
+        PostgresTestServer.runningLock.lock()
+        PostgresTestServer.running.append(self)
+        PostgresTestServer.runningLock.unlock()
+    }
+
+    /// The URL of a database of this server (the superuser, over the socket).
+    public func url(database: String) -> String {
+        "postgresql://postgres@/\(database)?host=\(folder.path)"
+    }
+
+    /// A new empty database, named uniquely in this process.
+    public func freshDatabase(prefix: String = "t") throws -> String {
+        lock.lock()
+        databaseNumber += 1
+        let name = "\(prefix)_\(databaseNumber)"
+        lock.unlock()
+        let maintenance = try Database(path: url(database: "postgres"))
+        try maintenance.execute("CREATE DATABASE \(name) TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
+        return url(database: name)
+    }
+
+    /// Stops the server now (a test of a server lost in the middle of an import).
+    public func stop() {
+        _ = try? run("pg_ctl", ["-D", folder.path + "/data", "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Starts a stopped server again.
+    public func restart() throws {
+        try run("pg_ctl", ["-D", folder.path + "/data", "-o", options, "-l", folder.path + "/server.log", "-w", "start"])
+    }
+
+    static func stopAll() {
+        for server in running {
+            server.stop()
+            try? FileManager.default.removeItem(at: server.folder)
+        }
+        running.removeAll()
+    }
+
+    /// Clusters left by a test process that died before its exit handler ran (a crash): the pid
+    /// in the folder name is no longer running. Stopped and removed, so that they do not pile up.
+    static func removeAbandoned(binaries: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []
+        for name in names where name.hasPrefix("report-pg-") {
+            let parts = name.split(separator: "-")
+            guard parts.count >= 5, let pid = Int32(parts[3]), pid != getpid(), kill(pid, 0) != 0 else { continue }
+            let folder = "/tmp/" + name
+            let command = (getuid() == 0 ? "runuser -u postgres -- " : "") + "\(binaries)/pg_ctl -D \(folder)/data -m immediate stop >/dev/null 2>&1"
+            _ = command.withCString { system($0) }
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+
+    static func findBinaries() -> String? {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        return versions.reversed().map { "\(root)/\($0)/bin" }.first { FileManager.default.fileExists(atPath: $0 + "/initdb") }
+    }
+
+    /// Runs a server program (as `postgres` when this process is root); throws with its output on failure.
+    ///
+    /// Through `posix_spawn` and `waitpid` with the output in a file: Foundation's `Process` waits
+    /// forever here once `pg_ctl` has left a server running in the background.
+    @discardableResult
+    public func run(_ program: String, _ arguments: [String]) throws -> String {
+        let command = (getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [binaries + "/" + program] + arguments
+        let outputPath = NSTemporaryDirectory() + "report-pg-output-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let code = posix_spawn(&child, command[0], &actions, nil, argv, environ)
+        guard code == 0 else { throw TestServerError("cannot start \(command[0]): error \(code)") }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            throw TestServerError("\(program) \(arguments.joined(separator: " ")) failed (status \(status)): \(text)")
+        }
+        return text
+    }
+}
+
+public struct TestServerError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The backend the store tests run against: SQLite unless `REPORT_TEST_BACKEND=postgresql`
+/// (`make test` runs the import and report suites once per backend, with the same tests).
+public enum TestStore {
+    public static var backend: StoreKind {
+        ProcessInfo.processInfo.environment["REPORT_TEST_BACKEND"] == "postgresql" ? .postgresql : .sqlite
+    }
+
+    /// The query listing a table's columns in order (`?` the table name), in the backend's catalogue.
+    public static var columnsSQL: String {
+        switch backend {
+        case .sqlite: return "SELECT name FROM pragma_table_info(?) ORDER BY cid"
+        case .postgresql: return "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position"
+        }
+    }
+
+    /// A fresh, empty database: a file `name` in `directory` on SQLite, a new database of the test
+    /// server on PostgreSQL.
+    public static func freshLocation(in directory: String, name: String = "t.sqlite") throws -> String {
+        switch backend {
+        case .sqlite: return (directory as NSString).appendingPathComponent(name)
+        case .postgresql: return try PostgresTestServer.shared().freshDatabase()
+        }
+    }
+}
