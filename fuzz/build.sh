@@ -23,12 +23,13 @@ optimisation="${FUZZ_OPT:--O}"
 # Every system-library module map of the package (Sources/C*), so a new one needs no edit here.
 system_modules=()
 for map in Sources/C*/module.modulemap; do system_modules+=(-I "$(dirname "$map")"); done
-# librsvg's header needs GLib's and cairo's include folders (SwiftPM reads them from pkg-config).
-for flag in $(pkg-config --cflags-only-I librsvg-2.0); do system_modules+=(-Xcc "$flag"); done
+# librsvg's header needs GLib's and cairo's include folders (SwiftPM reads them from pkg-config);
+# libpq's header lives in /usr/include/postgresql.
+for flag in $(pkg-config --cflags-only-I librsvg-2.0 libpq); do system_modules+=(-Xcc "$flag"); done
 common=(-swift-version 6 -parse-as-library -sanitize=fuzzer,address "$optimisation" -g
         "${system_modules[@]}" -I "$modules")
 # lld: gold warns about every ASan check symbol it cannot export.
-libraries=(-use-ld=lld -lsqlite3 -lxlsxwriter -lcrypto -lz -lrsvg-2 -lcairo -lgobject-2.0 -lglib-2.0)
+libraries=(-use-ld=lld -lsqlite3 -lpq -lxlsxwriter -lcrypto -lz -lrsvg-2 -lcairo -lgobject-2.0 -lglib-2.0)
 
 # What each target links, in dependency order.
 modules_of() {
