@@ -13,7 +13,8 @@ import Glibc
 /// 15, in the registration order of the modules: habits, bookings, fleet); the rest is read as JSON Lines by `JSONRecordReader` and
 /// every record that parses goes to that kind's `validate`, as the import pipeline does.
 ///
-/// Invariants: `validate` returns or throws a `FieldError` (typed throws: nothing else can come
+/// Invariants: JSON Lines reading never throws, but for a file that is not UTF-8 (refused whole,
+/// before its first record); `validate` returns or throws a `FieldError` (typed throws: nothing else can come
 /// out), never traps, hangs or touches memory it should not; the error names a field and a rule
 /// and quotes at most 60 characters of the value; validating the same record twice gives the same
 /// error (validation is pure); `RecordReader.looseId`, which the pipeline calls on every rejected
@@ -25,13 +26,19 @@ public func fuzzRecords(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let kind = kinds[Int(data[0]) % kinds.count]
     let input = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
     let reader = JSONRecordReader(source: MemoryByteSource(input), jsonLines: true)
+    var records = 0
     while true {
         let next: JSONRecord?
         do {
             next = try reader.next()
+        } catch let layout as JSONLayoutError {
+            // A file that is not UTF-8 (UTF-16/32 by its first bytes) fails whole, before any record.
+            require(records == 0 && layout.message.hasPrefix("looks like UTF-"), "layout error after \(records) records: \(layout)")
+            return 0
         } catch {
             fail("JSON Lines reading threw \(error)")
         }
+        records += 1
         guard let record = next else { break }
         guard case .success(let value) = record.value else { continue }
         let first = outcome(kind, value)
