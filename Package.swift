@@ -9,7 +9,9 @@
 import PackageDescription
 
 /// What a domain may see: never a C module, a writer, the application or another domain.
-let domain: [Target.Dependency] = ["ArgumentParsing", "DomainInterface", "Store", "JSON", "Import", "ReportModel", "Time"]
+let domain: [Target.Dependency] = [
+    "ArgumentParsing", "DomainInterface", "Store", "JSON", "Import", "ReportModel", "Time",
+]
 
 let package = Package(
     name: "report",
@@ -44,24 +46,36 @@ let package = Package(
         .target(name: "Fleet", dependencies: domain),
 
         // The application and its command line, over whatever modules are registered.
-        .target(name: "ReportCLI", dependencies: ["ArgumentParsing", "Store", "JSON", "Import", "ReportModel",
-                                                  "Writers", "Time", "DomainInterface"]),
+        .target(
+            name: "ReportCLI",
+            dependencies: [
+                "ArgumentParsing", "Store", "JSON", "Import", "ReportModel",
+                "Writers", "Time", "DomainInterface",
+            ]),
         .executableTarget(name: "report", dependencies: ["ReportCLI", "Habits", "Bookings", "Fleet"]),
         .executableTarget(name: "SampleGenerator", dependencies: ["ArgumentParsing"]),
-        .executableTarget(name: "report-bench", dependencies: ["Store", "Writers", "ReportModel", "Time", "JSON"],
-                          path: "bench/Sources/report-bench"),
+        .executableTarget(
+            name: "report-bench", dependencies: ["Store", "Writers", "ReportModel", "Time", "JSON"],
+            path: "bench/Sources/report-bench"),
 
         // Tests.
-        .target(name: "ReportTestSupport", dependencies: ["Store", "JSON", "Import", "ReportModel", "Time", "DomainInterface"],
-                path: "Tests/ReportTestSupport"),
-        .testTarget(name: "ReportCoreTests",
-                    dependencies: ["Store", "JSON", "Import", "ReportModel", "Writers", "Time", "ReportTestSupport"],
-                    exclude: ["__Snapshots__", "Support"]),
+        .target(
+            name: "ReportTestSupport",
+            dependencies: ["Store", "JSON", "Import", "ReportModel", "Time", "DomainInterface"],
+            path: "Tests/ReportTestSupport"),
+        .testTarget(
+            name: "ReportCoreTests",
+            dependencies: ["Store", "JSON", "Import", "ReportModel", "Writers", "Time", "ReportTestSupport"],
+            exclude: ["__Snapshots__", "Support"]),
         .testTarget(name: "HabitsTests", dependencies: ["Habits", "ReportTestSupport"]),
         .testTarget(name: "BookingsTests", dependencies: ["Bookings", "ReportTestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "ReportTestSupport", "Writers"]),
-        .testTarget(name: "ReportCLITests", dependencies: ["ReportCLI", "Habits", "Bookings", "Fleet",
-                                                           "ReportTestSupport", "ArgumentParsing"],
-                    exclude: ["__Snapshots__", "Support"]),
+        .testTarget(
+            name: "ReportCLITests",
+            dependencies: [
+                "ReportCLI", "Habits", "Bookings", "Fleet",
+                "ReportTestSupport", "ArgumentParsing",
+            ],
+            exclude: ["__Snapshots__", "Support"]),
     ]
 )

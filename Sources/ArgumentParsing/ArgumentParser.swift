@@ -44,14 +44,17 @@ public enum ArgumentParser {
                 }
                 guard let found = spec.option(named: name) else {
                     let hint = Suggestion.clause(for: name, among: spec.options.map(\.name), prefix: "--")
-                    throw UsageError("unknown option --\(name) for `\(spec.tool) \(spec.name)`"
-                                     + (hint.isEmpty ? "; see `\(spec.tool) \(spec.name) --help`" : hint))
+                    throw UsageError(
+                        "unknown option --\(name) for `\(spec.tool) \(spec.name)`"
+                            + (hint.isEmpty ? "; see `\(spec.tool) \(spec.name) --help`" : hint))
                 }
                 option = found
             } else {
                 let letters = Array(argument.dropFirst())
                 guard letters.count == 1, let found = spec.option(short: letters[0]) else {
-                    throw UsageError("unknown option \(argument) for `\(spec.tool) \(spec.name)`; see `\(spec.tool) \(spec.name) --help`")
+                    throw UsageError(
+                        "unknown option \(argument) for `\(spec.tool) \(spec.name)`; see `\(spec.tool) \(spec.name) --help`"
+                    )
                 }
                 option = found
             }
@@ -64,7 +67,9 @@ public enum ArgumentParser {
             if let inlineValue {
                 value = inlineValue
             } else {
-                guard index < arguments.count else { throw UsageError("--\(option.name) needs a value (\(option.valueName ?? "VALUE"))") }
+                guard index < arguments.count else {
+                    throw UsageError("--\(option.name) needs a value (\(option.valueName ?? "VALUE"))")
+                }
                 value = arguments[index]
                 index += 1
             }
@@ -75,10 +80,14 @@ public enum ArgumentParser {
         }
         if parsed.flag("help") { return parsed }
         if spec.positionals == nil, let first = parsed.positionals.first {
-            throw UsageError("unexpected argument \"\(first)\" for `\(spec.tool) \(spec.name)`; see `\(spec.tool) \(spec.name) --help`")
+            throw UsageError(
+                "unexpected argument \"\(first)\" for `\(spec.tool) \(spec.name)`; see `\(spec.tool) \(spec.name) --help`"
+            )
         }
         if parsed.positionals.count < spec.minimumPositionals {
-            throw UsageError("`\(spec.tool) \(spec.name)` needs \(spec.positionals ?? "arguments"); see `\(spec.tool) \(spec.name) --help`")
+            throw UsageError(
+                "`\(spec.tool) \(spec.name)` needs \(spec.positionals ?? "arguments"); see `\(spec.tool) \(spec.name) --help`"
+            )
         }
         return parsed
     }

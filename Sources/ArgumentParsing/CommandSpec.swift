@@ -12,7 +12,9 @@ public struct OptionSpec: Sendable {
         OptionSpec(name: name, short: short, valueName: nil, help: help, repeating: false)
     }
 
-    public static func value(_ name: String, _ valueName: String, short: Character? = nil, repeating: Bool = false, help: String) -> OptionSpec {
+    public static func value(
+        _ name: String, _ valueName: String, short: Character? = nil, repeating: Bool = false, help: String
+    ) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: valueName, help: help, repeating: repeating)
     }
 
@@ -33,8 +35,10 @@ public struct CommandSpec: Sendable {
     /// The program the command belongs to, as help and messages name it (`report`, `report-sample`).
     public let tool: String
 
-    public init(name: String, abstract: String, discussion: String = "", positionals: String? = nil,
-                minimumPositionals: Int = 0, options: [OptionSpec], tool: String = "report") {
+    public init(
+        name: String, abstract: String, discussion: String = "", positionals: String? = nil,
+        minimumPositionals: Int = 0, options: [OptionSpec], tool: String = "report"
+    ) {
         self.name = name
         self.tool = tool
         self.abstract = abstract
@@ -50,8 +54,12 @@ public struct CommandSpec: Sendable {
 
 /// The options every command shares (SPEC §7).
 public enum CommonOptions {
-    public static let database = OptionSpec.value("db", "PATH", help: "The database file (default: $REPORT_DB, else report.sqlite in the current folder).")
+    public static let database = OptionSpec.value(
+        "db", "PATH", help: "The database file (default: $REPORT_DB, else report.sqlite in the current folder).")
     public static let quiet = OptionSpec.flag("quiet", short: "q", help: "Print only warnings and errors.")
-    public static let asOf = OptionSpec.value("as-of", "TIMESTAMP", help: "The moment the report describes, e.g. 2026-11-29T06:00:00+01:00 (default: now).")
-    public static let busyTimeout = OptionSpec.value("busy-timeout", "SECONDS", help: "How long to wait for a database another process is writing (default: $REPORT_BUSY_TIMEOUT, else 60).")
+    public static let asOf = OptionSpec.value(
+        "as-of", "TIMESTAMP", help: "The moment the report describes, e.g. 2026-11-29T06:00:00+01:00 (default: now).")
+    public static let busyTimeout = OptionSpec.value(
+        "busy-timeout", "SECONDS",
+        help: "How long to wait for a database another process is writing (default: $REPORT_BUSY_TIMEOUT, else 60).")
 }

@@ -10,14 +10,18 @@ public enum HelpFormatter {
         lines.append("USAGE: \(usage)")
         if !spec.discussion.isEmpty {
             lines.append("")
-            lines.append(contentsOf: spec.discussion.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            lines.append(
+                contentsOf: spec.discussion.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         }
         lines.append("")
         lines.append("OPTIONS:")
         let labels = spec.options.map(label)
         let width = min(28, (labels.map(\.count).max() ?? 0) + 2)
         for (option, label) in zip(spec.options, labels) {
-            let padded = label.count + 2 <= width ? label + String(repeating: " ", count: width - label.count) : label + "\n" + String(repeating: " ", count: width + 2)
+            let padded =
+                label.count + 2 <= width
+                ? label + String(repeating: " ", count: width - label.count)
+                : label + "\n" + String(repeating: " ", count: width + 2)
             lines.append("  " + padded + option.help)
         }
         return lines.joined(separator: "\n") + "\n"

@@ -28,9 +28,11 @@ struct PostalCodeRow: Sendable, Equatable {
 /// number of bookings. Ordered by key (SQLite's byte order). (Postal codes are grouped during the
 /// bookings scan, which already reads each booking's code.)
 enum BookingsBreakdowns {
-    static func services(_ database: Database, calendar: BookingsCalendar, filter: PeriodFilter) throws -> [ServiceRow] {
+    static func services(_ database: Database, calendar: BookingsCalendar, filter: PeriodFilter) throws -> [ServiceRow]
+    {
         // Money sums use TOTAL (a double): SUM would fail on integer overflow with absurd prices.
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             SELECT l.service_id, s.name, s.category, COUNT(*),
                    TOTAL(CASE WHEN b.status IN ('paid', 'done') THEN l.price_cents ELSE 0 END),
                    TOTAL(CASE WHEN b.status IN ('paid', 'done') AND l.old_price_cents > l.price_cents
@@ -45,9 +47,11 @@ enum BookingsBreakdowns {
         try statement.bind([.integer(calendar.start), .integer(calendar.end)])
         var rows: [ServiceRow] = []
         while try statement.step() {
-            rows.append(ServiceRow(serviceId: statement.string(0), name: statement.stringOrNil(1),
-                                   category: statement.stringOrNil(2), lines: Int(statement.int64(3)),
-                                   revenueCents: statement.double(4), discountCents: statement.double(5)))
+            rows.append(
+                ServiceRow(
+                    serviceId: statement.string(0), name: statement.stringOrNil(1),
+                    category: statement.stringOrNil(2), lines: Int(statement.int64(3)),
+                    revenueCents: statement.double(4), discountCents: statement.double(5)))
         }
         return rows
     }

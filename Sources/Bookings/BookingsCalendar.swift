@@ -86,8 +86,10 @@ struct BookingsCalendar: Sendable {
             let nextFirst = monthFirst.adding(days: Day.daysInMonth(year: year, month: month))
             let start = local.instant(day: monthFirst, secondOfDay: 0).microseconds
             let end = local.instant(day: nextFirst, secondOfDay: 0).microseconds
-            months.append(Month(key: monthFirst.monthKey, monthStart: start,
-                                lower: max(start, periodStart), upper: min(end, periodEnd)))
+            months.append(
+                Month(
+                    key: monthFirst.monthKey, monthStart: start,
+                    lower: max(start, periodStart), upper: min(end, periodEnd)))
             monthFirst = nextFirst
         }
         self.months = months

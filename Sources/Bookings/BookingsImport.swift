@@ -45,9 +45,11 @@ public struct BookingRecord: Sendable, Equatable {
         lines.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             let line = try reader.element("services", index, item)
-            lines.append(Line(serviceId: try line.id("service_id"),
-                              priceCents: try line.integer("price_cents", 0...Int64.max),
-                              oldPriceCents: try line.optionalInteger("old_price_cents", 0...Int64.max)))
+            lines.append(
+                Line(
+                    serviceId: try line.id("service_id"),
+                    priceCents: try line.integer("price_cents", 0...Int64.max),
+                    oldPriceCents: try line.optionalInteger("old_price_cents", 0...Int64.max)))
         }
         self.lines = lines
         amountCents = try reader.integer("amount_cents", 0...Int64.max)
@@ -63,12 +65,16 @@ public final class BookingsImporter: KindImporter {
     private let lines: ChildRows
 
     public init(database: Database) throws {
-        upsert = try database.prepare(Upsert.sql(table: "bookings", columns: [
-            "id", "customer_id", "slot_id", "starts_at_us", "created_at_us", "status", "amount_cents",
-            "paid_at_us", "cancelled_at_us", "postal_code", "import_seq",
-        ], key: ["id"]))
-        lines = try ChildRows(database: database, table: "booking_lines", parentColumn: "booking_id",
-                              columns: ["service_id", "price_cents", "old_price_cents"])
+        upsert = try database.prepare(
+            Upsert.sql(
+                table: "bookings",
+                columns: [
+                    "id", "customer_id", "slot_id", "starts_at_us", "created_at_us", "status", "amount_cents",
+                    "paid_at_us", "cancelled_at_us", "postal_code", "import_seq",
+                ], key: ["id"]))
+        lines = try ChildRows(
+            database: database, table: "booking_lines", parentColumn: "booking_id",
+            columns: ["service_id", "price_cents", "old_price_cents"])
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> BookingRecord { try BookingRecord(record) }
@@ -81,8 +87,10 @@ public final class BookingsImporter: KindImporter {
             .integer(sequence),
         ])
         try upsert.run()
-        try lines.replace(parent: booking.id, rows: booking.lines.map {
-            [.text($0.serviceId), .integer($0.priceCents), .optional($0.oldPriceCents)]
-        })
+        try lines.replace(
+            parent: booking.id,
+            rows: booking.lines.map {
+                [.text($0.serviceId), .integer($0.priceCents), .optional($0.oldPriceCents)]
+            })
     }
 }

@@ -19,11 +19,13 @@ extension ExportKind {
 /// schema, `report bookings`, the date ranges `report status` shows and the nightly month report.
 public enum BookingsModule {
     public static let module = DomainModule(
-        imports: ImportModule(domain: .bookings, kinds: [.services, .slots, .customers, .bookings],
-                              migrations: BookingsSchema.migrations, makeImporter: makeImporter),
+        imports: ImportModule(
+            domain: .bookings, kinds: [.services, .slots, .customers, .bookings],
+            migrations: BookingsSchema.migrations, makeImporter: makeImporter),
         report: DomainReport(command: command, request: request),
         statusColumns: [
-            .slots: .instant("starts_at_us"), .customers: .instant("created_at_us"), .bookings: .instant("starts_at_us"),
+            .slots: .instant("starts_at_us"), .customers: .instant("created_at_us"),
+            .bookings: .instant("starts_at_us"),
         ],
         nightlyReports: { asOf, _ in
             // The month to date, as `report bookings` without a period.
@@ -79,7 +81,8 @@ public enum BookingsModule {
     }
 
     static func reportRequest(_ options: BookingsOptions) -> ReportRequest {
-        ReportRequest(label: "bookings") { database in try BookingsAnalysis.report(database: database, options: options) }
+        ReportRequest(label: "bookings") { database in try BookingsAnalysis.report(database: database, options: options)
+        }
     }
 }
 

@@ -16,8 +16,10 @@ public struct BookingsOptions: Sendable {
     /// nothing else.
     public var asOf: Timestamp
 
-    public init(from: Day, to: Day, monthScope: String? = nil, timeZone: String = Zones.defaultIdentifier,
-                asOf: Timestamp) {
+    public init(
+        from: Day, to: Day, monthScope: String? = nil, timeZone: String = Zones.defaultIdentifier,
+        asOf: Timestamp
+    ) {
         self.from = from
         self.to = to
         self.monthScope = monthScope
@@ -27,8 +29,10 @@ public struct BookingsOptions: Sendable {
 
     /// The period of `--month YYYY-MM`: the whole month, except the month holding the as-of
     /// day, which ends at that day (a report of the current month covers what has happened).
-    public static func month(_ text: String, timeZone: String = Zones.defaultIdentifier,
-                             asOf: Timestamp) throws(BookingsAnalysisError) -> BookingsOptions {
+    public static func month(
+        _ text: String, timeZone: String = Zones.defaultIdentifier,
+        asOf: Timestamp
+    ) throws(BookingsAnalysisError) -> BookingsOptions {
         guard let local = LocalTime(identifier: timeZone) else { throw .unknownTimeZone(timeZone) }
         guard let first = BookingsOptions.firstDay(ofMonth: text) else { throw .invalidMonth(text) }
         let (year, month, _) = first.components
@@ -39,8 +43,10 @@ public struct BookingsOptions: Sendable {
     }
 
     /// The default period: the month holding the as-of day, up to that day.
-    public static func currentMonth(timeZone: String = Zones.defaultIdentifier,
-                                    asOf: Timestamp) throws(BookingsAnalysisError) -> BookingsOptions {
+    public static func currentMonth(
+        timeZone: String = Zones.defaultIdentifier,
+        asOf: Timestamp
+    ) throws(BookingsAnalysisError) -> BookingsOptions {
         guard let local = LocalTime(identifier: timeZone) else { throw .unknownTimeZone(timeZone) }
         return try month(local.day(of: asOf).monthKey, timeZone: timeZone, asOf: asOf)
     }
@@ -52,9 +58,10 @@ public struct BookingsOptions: Sendable {
     static func firstDay(ofMonth text: String) -> Day? {
         let bytes = Array(text.utf8)
         guard bytes.count == 7, bytes[4] == UInt8(ascii: "-"),
-              bytes.enumerated().allSatisfy({ $0.offset == 4 || ($0.element >= 48 && $0.element <= 57) }),
-              let year = Int(String(decoding: bytes[0..<4], as: UTF8.self)),
-              let month = Int(String(decoding: bytes[5..<7], as: UTF8.self)) else { return nil }
+            bytes.enumerated().allSatisfy({ $0.offset == 4 || ($0.element >= 48 && $0.element <= 57) }),
+            let year = Int(String(decoding: bytes[0..<4], as: UTF8.self)),
+            let month = Int(String(decoding: bytes[5..<7], as: UTF8.self))
+        else { return nil }
         return Day(year: year, month: month, day: 1)
     }
 }
@@ -75,7 +82,8 @@ public enum BookingsAnalysisError: Error, Equatable, CustomStringConvertible {
         case .periodReversed(let from, let to):
             return "the period ends (\(to)) before it starts (\(from)): give --from on or before --to"
         case .periodTooLong(let from, let to, let limit):
-            return "the period \(from) to \(to) is \(to - from + 1) days long; at most \(limit) days fit in one report: split it"
+            return
+                "the period \(from) to \(to) is \(to - from + 1) days long; at most \(limit) days fit in one report: split it"
         }
     }
 }

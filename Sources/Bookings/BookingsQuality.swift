@@ -43,13 +43,16 @@ struct QualityIssue: Sendable, Equatable {
 
     /// One line saying what is wrong, instants shown in the report's zone.
     func detail(_ local: LocalTime) -> String {
-        func instant(_ microseconds: Int64) -> String { local.localized(Timestamp(microseconds: microseconds)).description }
+        func instant(_ microseconds: Int64) -> String {
+            local.localized(Timestamp(microseconds: microseconds)).description
+        }
         switch kind {
         case .unresolvedPast:
             return "starts \(instant(startsAt)), before the as-of moment, and is still \(subject)"
         case .negativeLeadTime:
             let hours = Double(createdAt - startsAt) / LeadTimeSummary.microsecondsPerHour
-            return "created \(instant(createdAt)), \(QualityIssue.hoursText(hours)) h after it starts (\(instant(startsAt)))"
+            return
+                "created \(instant(createdAt)), \(QualityIssue.hoursText(hours)) h after it starts (\(instant(startsAt)))"
         case .unknownCustomer:
             return "customer \(subject) is not in the customers export"
         case .unknownService:
@@ -77,9 +80,12 @@ struct QualityIssue: Sendable, Equatable {
 
     /// One issue per booking of the period and service id missing from `services`. Only run when
     /// the services table showed such an id, so a clean database pays nothing for it.
-    static func unknownServices(_ database: Database, filter: PeriodFilter,
-                                calendar: BookingsCalendar) throws -> [QualityIssue] {
-        let statement = try database.prepare("""
+    static func unknownServices(
+        _ database: Database, filter: PeriodFilter,
+        calendar: BookingsCalendar
+    ) throws -> [QualityIssue] {
+        let statement = try database.prepare(
+            """
             SELECT DISTINCT b.id, l.service_id, b.starts_at_us, b.created_at_us FROM bookings b
             JOIN booking_lines l ON l.booking_id = b.id
             WHERE \(filter.condition) AND NOT EXISTS (SELECT 1 FROM services s WHERE s.id = l.service_id)
@@ -87,8 +93,10 @@ struct QualityIssue: Sendable, Equatable {
         try statement.bind([.integer(calendar.start), .integer(calendar.end)])
         var issues: [QualityIssue] = []
         while try statement.step() {
-            issues.append(QualityIssue(kind: .unknownService, record: statement.string(0), subject: statement.string(1),
-                                       startsAt: statement.int64(2), createdAt: statement.int64(3)))
+            issues.append(
+                QualityIssue(
+                    kind: .unknownService, record: statement.string(0), subject: statement.string(1),
+                    startsAt: statement.int64(2), createdAt: statement.int64(3)))
         }
         return issues
     }

@@ -10,22 +10,28 @@ enum BookingsReport {
         let local = metrics.calendar.local
         var parameters: [(name: String, value: String)] = []
         if let month = options.monthScope { parameters.append(("month", month)) }
-        parameters += [("from", options.from.description), ("to", options.to.description),
-                       ("time_zone", local.identifier)]
+        parameters += [
+            ("from", options.from.description), ("to", options.to.description),
+            ("time_zone", local.identifier),
+        ]
         let period = options.monthScope ?? (options.from.description + " to " + options.to.description)
         let tables = BookingsReportTables(metrics)
         return Report(
             kind: "bookings", title: "Bookings report: " + period, scope: options.scope,
             asOf: local.localized(options.asOf), parameters: parameters, figures: figures(metrics),
             // Markdown (chat) shows the latest days first; CSV and XLSX keep the contract order.
-            tables: [tables.daily.markdown(.latestFirst("day")), tables.occupancy.markdown(.latestFirst("day")),
-                     tables.occupancyByPeriod, tables.services, tables.topServices,
-                     tables.postalCodes, tables.topPostalCodes, tables.customers, tables.quality],
+            tables: [
+                tables.daily.markdown(.latestFirst("day")), tables.occupancy.markdown(.latestFirst("day")),
+                tables.occupancyByPeriod, tables.services, tables.topServices,
+                tables.postalCodes, tables.topPostalCodes, tables.customers, tables.quality,
+            ],
             charts: [
-                Chart(.line, title: "Revenue per day (EUR)", table: "daily", category: "day",
-                      series: ["revenue_eur"], fileStem: "revenue"),
-                Chart(.column, title: "Occupancy by period", table: "occupancy_by_period", category: "period",
-                      series: ["occupancy"], fileStem: "occupancy-by-period"),
+                Chart(
+                    .line, title: "Revenue per day (EUR)", table: "daily", category: "day",
+                    series: ["revenue_eur"], fileStem: "revenue"),
+                Chart(
+                    .column, title: "Occupancy by period", table: "occupancy_by_period", category: "period",
+                    series: ["occupancy"], fileStem: "occupancy-by-period"),
             ],
             heatMap: heatMap(metrics),
             notes: [
@@ -49,14 +55,19 @@ enum BookingsReport {
             Figure("discount_eur", .number(overall.discountCents / 100), .euros, title: "Discount (EUR)"),
             Figure("cancellation_rate", .number(ratio(overall.cancelled, overall.bookings)), .percent),
             Figure("late_cancellations", .integer(totals.lateCancellations), .integer),
-            Figure("lead_time_median_hours", .number(metrics.leadTime.medianHours), .duration,
-                   title: "Median lead time (hours)"),
-            Figure("lead_time_under_24h_share", .number(metrics.leadTime.under24HoursShare), .percent,
-                   title: "Lead time under 24 h"),
-            Figure("lead_time_under_7d_share", .number(metrics.leadTime.under7DaysShare), .percent,
-                   title: "Lead time under 7 days"),
-            Figure("average_basket_eur", .number(totals.paidOrDone > 0 ? overall.revenueCents / 100 / Double(totals.paidOrDone) : nil),
-                   .euros, title: "Average basket (EUR)"),
+            Figure(
+                "lead_time_median_hours", .number(metrics.leadTime.medianHours), .duration,
+                title: "Median lead time (hours)"),
+            Figure(
+                "lead_time_under_24h_share", .number(metrics.leadTime.under24HoursShare), .percent,
+                title: "Lead time under 24 h"),
+            Figure(
+                "lead_time_under_7d_share", .number(metrics.leadTime.under7DaysShare), .percent,
+                title: "Lead time under 7 days"),
+            Figure(
+                "average_basket_eur",
+                .number(totals.paidOrDone > 0 ? overall.revenueCents / 100 / Double(totals.paidOrDone) : nil),
+                .euros, title: "Average basket (EUR)"),
             Figure("repeat_rate", .number(metrics.customers.repeatRate), .percent),
             Figure("new_customers", .integer(metrics.customers.newCustomers), .integer),
         ]
@@ -82,8 +93,9 @@ enum BookingsReport {
                 buckets[dayIndex * 3 + period.rawValue].occupancy ?? Double.nan
             }
         }
-        return HeatMap(title: "Occupancy by day and period", rowLabels: metrics.calendar.days.map(\.description),
-                       columnLabels: DayPeriod.allCases.map { Column.humanize($0.name) }, cells: cells,
-                       fileStem: "occupancy", rowDays: metrics.calendar.days, valueType: .percent, rowHeader: "Day")
+        return HeatMap(
+            title: "Occupancy by day and period", rowLabels: metrics.calendar.days.map(\.description),
+            columnLabels: DayPeriod.allCases.map { Column.humanize($0.name) }, cells: cells,
+            fileStem: "occupancy", rowDays: metrics.calendar.days, valueType: .percent, rowHeader: "Day")
     }
 }

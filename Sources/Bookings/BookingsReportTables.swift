@@ -18,14 +18,20 @@ struct BookingsReportTables {
         let totals = metrics.totals
         let rows = metrics.calendar.days.enumerated().map { dayIndex, day -> [Value] in
             let total = totals.day(dayIndex)
-            return [.day(day), .integer(total.bookings), .integer(total.cancelled), .integer(total.noShow),
-                    .integer(total.done), Self.euros(total.revenueCents), Self.euros(total.discountCents)]
+            return [
+                .day(day), .integer(total.bookings), .integer(total.cancelled), .integer(total.noShow),
+                .integer(total.done), Self.euros(total.revenueCents), Self.euros(total.discountCents),
+            ]
         }
-        return Table(name: "daily", title: "Daily", columns: [
-            Column("day", .date), Column("bookings", .integer), Column("cancelled", .integer),
-            Column("no_show", .integer, title: "No-show"), Column("done", .integer),
-            Column("revenue_eur", .euros, title: "Revenue (EUR)"), Column("discount_eur", .euros, title: "Discount (EUR)"),
-        ], rows: rows, caption: "Bookings by day of the appointment; revenue and discounts of paid and done bookings.")
+        return Table(
+            name: "daily", title: "Daily",
+            columns: [
+                Column("day", .date), Column("bookings", .integer), Column("cancelled", .integer),
+                Column("no_show", .integer, title: "No-show"), Column("done", .integer),
+                Column("revenue_eur", .euros, title: "Revenue (EUR)"),
+                Column("discount_eur", .euros, title: "Discount (EUR)"),
+            ], rows: rows,
+            caption: "Bookings by day of the appointment; revenue and discounts of paid and done bookings.")
     }
 
     /// `occupancy.csv`: every day × morning, afternoon, evening, in that order. Rows are made on
@@ -39,14 +45,18 @@ struct BookingsReportTables {
                 guard index < buckets.count else { return nil }
                 defer { index += 1 }
                 let bucket = buckets[index]
-                return [.day(days[index / 3]), .text(DayPeriod.allCases[index % 3].name), .integer(bucket.capacity),
-                        .integer(bucket.booked), .number(bucket.occupancy)]
+                return [
+                    .day(days[index / 3]), .text(DayPeriod.allCases[index % 3].name), .integer(bucket.capacity),
+                    .integer(bucket.booked), .number(bucket.occupancy),
+                ]
             }
         }
-        return Table(name: "occupancy", title: "Occupancy", columns: [
-            Column("day", .date), Column("period", .text), Column("capacity", .integer), Column("booked", .integer),
-            Column("occupancy", .percent, dataBar: true),
-        ], rows: rows, caption: "Booked (not cancelled) against slot capacity; empty without capacity.")
+        return Table(
+            name: "occupancy", title: "Occupancy",
+            columns: [
+                Column("day", .date), Column("period", .text), Column("capacity", .integer), Column("booked", .integer),
+                Column("occupancy", .percent, dataBar: true),
+            ], rows: rows, caption: "Booked (not cancelled) against slot capacity; empty without capacity.")
     }
 
     /// Occupancy of each day period over the whole period: the data of the column chart.
@@ -55,20 +65,25 @@ struct BookingsReportTables {
             let total = metrics.totals.period(period)
             return [.text(period.name), .integer(total.capacity), .integer(total.booked), .number(total.occupancy)]
         }
-        return Table(name: "occupancy_by_period", title: "Occupancy by period", columns: [
-            Column("period", .text), Column("capacity", .integer), Column("booked", .integer),
-            Column("occupancy", .percent, dataBar: true),
-        ], rows: rows, outputs: [.xlsx, .markdown])
+        return Table(
+            name: "occupancy_by_period", title: "Occupancy by period",
+            columns: [
+                Column("period", .text), Column("capacity", .integer), Column("booked", .integer),
+                Column("occupancy", .percent, dataBar: true),
+            ], rows: rows, outputs: [.xlsx, .markdown])
     }
 
     /// `services.csv`: every service with a line in the period, by id; unknown ids with empty
     /// name and category.
     var services: Table {
         let rows = metrics.services.map { service -> [Value] in
-            [.text(service.serviceId), .text(service.name), .text(service.category), .integer(service.lines),
-             Self.euros(service.revenueCents), Self.euros(service.discountCents)]
+            [
+                .text(service.serviceId), .text(service.name), .text(service.category), .integer(service.lines),
+                Self.euros(service.revenueCents), Self.euros(service.discountCents),
+            ]
         }
-        return Table(name: "services", title: "Services", columns: Self.serviceColumns, rows: rows, outputs: [.csv, .xlsx])
+        return Table(
+            name: "services", title: "Services", columns: Self.serviceColumns, rows: rows, outputs: [.csv, .xlsx])
     }
 
     static let serviceColumns = [
@@ -85,12 +100,15 @@ struct BookingsReportTables {
             return left.serviceId.utf8.lexicographicallyPrecedes(right.serviceId.utf8)
         }
         let rows = ranked.prefix(10).map { service -> [Value] in
-            [.text(service.serviceId), .text(service.name), .text(service.category), .integer(service.lines),
-             Self.euros(service.revenueCents), Self.euros(service.discountCents)]
+            [
+                .text(service.serviceId), .text(service.name), .text(service.category), .integer(service.lines),
+                Self.euros(service.revenueCents), Self.euros(service.discountCents),
+            ]
         }
-        return Table(name: "top_services", title: "Top services by revenue", columns: Self.serviceColumns,
-                     rows: Array(rows), outputs: [.markdown],
-                     caption: "The ten services with the most revenue from paid and done bookings; all are in services.csv.")
+        return Table(
+            name: "top_services", title: "Top services by revenue", columns: Self.serviceColumns,
+            rows: Array(rows), outputs: [.markdown],
+            caption: "The ten services with the most revenue from paid and done bookings; all are in services.csv.")
     }
 
     /// `postal_codes.csv`, by code; bookings without any code come first with an empty code.
@@ -98,12 +116,14 @@ struct BookingsReportTables {
         let rows = metrics.postalCodes.map { code -> [Value] in
             [.text(code.postalCode), .integer(code.bookings), Self.euros(code.revenueCents)]
         }
-        return Table(name: "postal_codes", title: "Postal codes", columns: Self.postalCodeColumns, rows: rows,
-                     outputs: [.csv, .xlsx])
+        return Table(
+            name: "postal_codes", title: "Postal codes", columns: Self.postalCodeColumns, rows: rows,
+            outputs: [.csv, .xlsx])
     }
 
     static let postalCodeColumns = [
-        Column("postal_code", .text), Column("bookings", .integer), Column("revenue_eur", .euros, title: "Revenue (EUR)"),
+        Column("postal_code", .text), Column("bookings", .integer),
+        Column("revenue_eur", .euros, title: "Revenue (EUR)"),
     ]
 
     /// The ten postal codes with the most bookings (ties: more revenue, then code).
@@ -114,12 +134,15 @@ struct BookingsReportTables {
             return left.postalCode.utf8.lexicographicallyPrecedes(right.postalCode.utf8)
         }
         let rows = ranked.prefix(10).map { code -> [Value] in
-            [.text(code.postalCode.isEmpty ? "(none)" : code.postalCode), .integer(code.bookings),
-             Self.euros(code.revenueCents)]
+            [
+                .text(code.postalCode.isEmpty ? "(none)" : code.postalCode), .integer(code.bookings),
+                Self.euros(code.revenueCents),
+            ]
         }
-        return Table(name: "top_postal_codes", title: "Top postal codes by bookings", columns: Self.postalCodeColumns,
-                     rows: Array(rows), outputs: [.markdown],
-                     caption: "The ten postal codes with the most bookings (the booking's code, else the customer's).")
+        return Table(
+            name: "top_postal_codes", title: "Top postal codes by bookings", columns: Self.postalCodeColumns,
+            rows: Array(rows), outputs: [.markdown],
+            caption: "The ten postal codes with the most bookings (the booking's code, else the customer's).")
     }
 
     /// `customers.csv`: one row per month overlapping the period, zero-filled.
@@ -127,9 +150,14 @@ struct BookingsReportTables {
         let rows = metrics.customers.months.map { month -> [Value] in
             [.text(month.month), .integer(month.newCustomers), .integer(month.returningCustomers)]
         }
-        return Table(name: "customers", title: "Customers", columns: [
-            Column("month", .text), Column("new_customers", .integer), Column("returning_customers", .integer),
-        ], rows: rows, caption: "New: first kept booking ever in that month. Returning: a kept booking then, the first before the month.")
+        return Table(
+            name: "customers", title: "Customers",
+            columns: [
+                Column("month", .text), Column("new_customers", .integer), Column("returning_customers", .integer),
+            ], rows: rows,
+            caption:
+                "New: first kept booking ever in that month. Returning: a kept booking then, the first before the month."
+        )
     }
 
     /// `quality.csv`: (issue, record, detail), details written only when read.
@@ -143,8 +171,10 @@ struct BookingsReportTables {
                 return [.text(issue.kind.name), .text(issue.record), .text(issue.detail(local))]
             }
         }
-        return Table(name: "quality", title: "Quality", columns: [
-            Column("issue", .text), Column("record", .text), Column("detail", .text),
-        ], rows: rows, caption: "Data-quality issues of the period's bookings; record is the booking id.")
+        return Table(
+            name: "quality", title: "Quality",
+            columns: [
+                Column("issue", .text), Column("record", .text), Column("detail", .text),
+            ], rows: rows, caption: "Data-quality issues of the period's bookings; record is the booking id.")
     }
 }

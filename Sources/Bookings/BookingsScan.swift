@@ -13,10 +13,13 @@ extension BookingsTotals {
     /// A cancelled booking without `cancelled_at` cannot be judged and is not counted late.
     static let lateCancellationMicroseconds: Int64 = 24 * 3600 * 1_000_000
 
-    static func scan(_ database: Database, calendar: BookingsCalendar, filter: PeriodFilter,
-                     asOf: Timestamp) throws -> BookingsTotals {
+    static func scan(
+        _ database: Database, calendar: BookingsCalendar, filter: PeriodFilter,
+        asOf: Timestamp
+    ) throws -> BookingsTotals {
         var totals = BookingsTotals(bucketCount: calendar.bucketCount)
-        let bookings = try database.prepare("""
+        let bookings = try database.prepare(
+            """
             SELECT b.starts_at_us, b.created_at_us, \(BookingStatus.sqlCode), b.amount_cents, b.cancelled_at_us,
                    CASE WHEN b.status IN ('paid', 'done') THEN
                        (SELECT TOTAL(CASE WHEN l.old_price_cents > l.price_cents THEN l.old_price_cents - l.price_cents ELSE 0 END) FROM booking_lines l
@@ -69,8 +72,10 @@ extension BookingsTotals {
             totals.postalCodes[code] = group
 
             func issue(_ kind: QualityIssue.Kind, _ subject: String) {
-                totals.issues.append(QualityIssue(kind: kind, record: bookings.string(9), subject: subject,
-                                                  startsAt: startsAt, createdAt: createdAt))
+                totals.issues.append(
+                    QualityIssue(
+                        kind: kind, record: bookings.string(9), subject: subject,
+                        startsAt: startsAt, createdAt: createdAt))
             }
             if (status == .pending || status == .confirmed) && startsAt < asOfMicroseconds {
                 issue(.unresolvedPast, status == .pending ? "pending" : "confirmed")
@@ -81,7 +86,8 @@ extension BookingsTotals {
         }
         totals.leadTimes.sort()
 
-        let slots = try database.prepare("SELECT starts_at_us, capacity FROM slots WHERE starts_at_us >= ? AND starts_at_us < ?")
+        let slots = try database.prepare(
+            "SELECT starts_at_us, capacity FROM slots WHERE starts_at_us >= ? AND starts_at_us < ?")
         try slots.bind([.integer(calendar.start), .integer(calendar.end)])
         while try slots.step() {
             guard let index = calendar.bucket(of: slots.int64(0)) else { continue }
@@ -105,8 +111,10 @@ struct PeriodFilter: Sendable {
 
     /// Counts (from the index alone) how many bookings the period holds against the whole table.
     static func choose(_ database: Database, calendar: BookingsCalendar) throws -> PeriodFilter {
-        let inPeriod = try database.scalarInt("SELECT COUNT(*) FROM bookings WHERE starts_at_us >= ? AND starts_at_us < ?",
-                                              [.integer(calendar.start), .integer(calendar.end)]) ?? 0
+        let inPeriod =
+            try database.scalarInt(
+                "SELECT COUNT(*) FROM bookings WHERE starts_at_us >= ? AND starts_at_us < ?",
+                [.integer(calendar.start), .integer(calendar.end)]) ?? 0
         let all = try database.scalarInt("SELECT COUNT(*) FROM bookings") ?? 0
         return inPeriod * 8 < all ? .indexed : .tableScan
     }

@@ -11,58 +11,60 @@ import Store
 /// `customers` deliberately has no column for contact details (first_name, last_name, email,
 /// phone, address): the importer never reads them, so they cannot reach the file.
 public enum BookingsSchema {
-    public static let version1 = Migration(domain: "bookings", version: 1, sql: """
-        CREATE TABLE services (
-            id TEXT NOT NULL PRIMARY KEY,
-            name TEXT NOT NULL,
-            category TEXT NOT NULL,
-            price_cents INTEGER NOT NULL CHECK (price_cents >= 0),
-            old_price_cents INTEGER CHECK (old_price_cents >= 0),
-            duration_minutes INTEGER NOT NULL CHECK (duration_minutes > 0),
-            import_seq INTEGER NOT NULL
-        ) STRICT;
+    public static let version1 = Migration(
+        domain: "bookings", version: 1,
+        sql: """
+            CREATE TABLE services (
+                id TEXT NOT NULL PRIMARY KEY,
+                name TEXT NOT NULL,
+                category TEXT NOT NULL,
+                price_cents INTEGER NOT NULL CHECK (price_cents >= 0),
+                old_price_cents INTEGER CHECK (old_price_cents >= 0),
+                duration_minutes INTEGER NOT NULL CHECK (duration_minutes > 0),
+                import_seq INTEGER NOT NULL
+            ) STRICT;
 
-        CREATE TABLE slots (
-            id TEXT NOT NULL PRIMARY KEY,
-            starts_at_us INTEGER NOT NULL,
-            ends_at_us INTEGER NOT NULL CHECK (ends_at_us > starts_at_us),
-            capacity INTEGER NOT NULL CHECK (capacity >= 0),
-            import_seq INTEGER NOT NULL
-        ) STRICT;
-        CREATE INDEX slots_starts_at ON slots (starts_at_us);
+            CREATE TABLE slots (
+                id TEXT NOT NULL PRIMARY KEY,
+                starts_at_us INTEGER NOT NULL,
+                ends_at_us INTEGER NOT NULL CHECK (ends_at_us > starts_at_us),
+                capacity INTEGER NOT NULL CHECK (capacity >= 0),
+                import_seq INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX slots_starts_at ON slots (starts_at_us);
 
-        CREATE TABLE customers (
-            id TEXT NOT NULL PRIMARY KEY,
-            created_at_us INTEGER NOT NULL,
-            postal_code TEXT,
-            import_seq INTEGER NOT NULL
-        ) STRICT;
+            CREATE TABLE customers (
+                id TEXT NOT NULL PRIMARY KEY,
+                created_at_us INTEGER NOT NULL,
+                postal_code TEXT,
+                import_seq INTEGER NOT NULL
+            ) STRICT;
 
-        CREATE TABLE bookings (
-            id TEXT NOT NULL PRIMARY KEY,
-            customer_id TEXT NOT NULL,
-            slot_id TEXT,
-            starts_at_us INTEGER NOT NULL,
-            created_at_us INTEGER NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('pending', 'confirmed', 'paid', 'done', 'cancelled', 'no_show')),
-            amount_cents INTEGER NOT NULL CHECK (amount_cents >= 0),
-            paid_at_us INTEGER,
-            cancelled_at_us INTEGER,
-            postal_code TEXT,
-            import_seq INTEGER NOT NULL
-        ) STRICT;
-        CREATE INDEX bookings_starts_at ON bookings (starts_at_us);
-        CREATE INDEX bookings_customer ON bookings (customer_id, starts_at_us);
+            CREATE TABLE bookings (
+                id TEXT NOT NULL PRIMARY KEY,
+                customer_id TEXT NOT NULL,
+                slot_id TEXT,
+                starts_at_us INTEGER NOT NULL,
+                created_at_us INTEGER NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('pending', 'confirmed', 'paid', 'done', 'cancelled', 'no_show')),
+                amount_cents INTEGER NOT NULL CHECK (amount_cents >= 0),
+                paid_at_us INTEGER,
+                cancelled_at_us INTEGER,
+                postal_code TEXT,
+                import_seq INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX bookings_starts_at ON bookings (starts_at_us);
+            CREATE INDEX bookings_customer ON bookings (customer_id, starts_at_us);
 
-        CREATE TABLE booking_lines (
-            booking_id TEXT NOT NULL,
-            position INTEGER NOT NULL,
-            service_id TEXT NOT NULL,
-            price_cents INTEGER NOT NULL CHECK (price_cents >= 0),
-            old_price_cents INTEGER CHECK (old_price_cents >= 0),
-            PRIMARY KEY (booking_id, position)
-        ) STRICT, WITHOUT ROWID;
-        """)
+            CREATE TABLE booking_lines (
+                booking_id TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                service_id TEXT NOT NULL,
+                price_cents INTEGER NOT NULL CHECK (price_cents >= 0),
+                old_price_cents INTEGER CHECK (old_price_cents >= 0),
+                PRIMARY KEY (booking_id, position)
+            ) STRICT, WITHOUT ROWID;
+            """)
 
     /// Every bookings migration, oldest first.
     public static let migrations: [Migration] = [version1]

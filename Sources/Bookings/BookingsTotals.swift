@@ -1,4 +1,3 @@
-
 /// The counts of one day period (or, summed, of one day): what `daily.csv` and `occupancy.csv`
 /// are made of.
 struct BucketTotals: Sendable {

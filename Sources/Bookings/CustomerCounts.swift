@@ -36,7 +36,8 @@ struct CustomerCounts: Sendable, Equatable {
     static func compute(_ database: Database, calendar: BookingsCalendar) throws -> CustomerCounts {
         var counts = CustomerCounts(months: calendar.months.map { MonthRow(month: $0.key) }, repeatRate: nil)
         // The unary + keeps SQLite from reading the range through the starts_at index and sorting.
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             SELECT customer_id, starts_at_us FROM bookings
             WHERE status <> 'cancelled' AND +starts_at_us < ?
             ORDER BY customer_id, starts_at_us

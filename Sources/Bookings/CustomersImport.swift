@@ -28,14 +28,17 @@ public final class CustomersImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(Upsert.sql(
-            table: "customers", columns: ["id", "created_at_us", "postal_code", "import_seq"], key: ["id"]))
+        upsert = try database.prepare(
+            Upsert.sql(
+                table: "customers", columns: ["id", "created_at_us", "postal_code", "import_seq"], key: ["id"]))
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> CustomerRecord { try CustomerRecord(record) }
 
     public func store(_ customer: CustomerRecord, sequence: Int64) throws {
-        try upsert.bind([.text(customer.id), .instant(customer.createdAt), .optional(customer.postalCode), .integer(sequence)])
+        try upsert.bind([
+            .text(customer.id), .instant(customer.createdAt), .optional(customer.postalCode), .integer(sequence),
+        ])
         try upsert.run()
     }
 }

@@ -20,7 +20,9 @@ struct LeadTimeSummary: Sendable, Equatable {
             return
         }
         let middle = values.count / 2
-        let median = values.count % 2 == 1 ? Double(values[middle])
+        let median =
+            values.count % 2 == 1
+            ? Double(values[middle])
             : (Double(values[middle - 1]) + Double(values[middle])) / 2
         medianHours = median / LeadTimeSummary.microsecondsPerHour
         let hour: Int64 = 3_600_000_000

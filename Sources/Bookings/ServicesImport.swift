@@ -31,9 +31,12 @@ public final class ServicesImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(Upsert.sql(table: "services", columns: [
-            "id", "name", "category", "price_cents", "old_price_cents", "duration_minutes", "import_seq",
-        ], key: ["id"]))
+        upsert = try database.prepare(
+            Upsert.sql(
+                table: "services",
+                columns: [
+                    "id", "name", "category", "price_cents", "old_price_cents", "duration_minutes", "import_seq",
+                ], key: ["id"]))
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> ServiceRecord { try ServiceRecord(record) }

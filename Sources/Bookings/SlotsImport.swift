@@ -30,14 +30,17 @@ public final class SlotsImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(Upsert.sql(
-            table: "slots", columns: ["id", "starts_at_us", "ends_at_us", "capacity", "import_seq"], key: ["id"]))
+        upsert = try database.prepare(
+            Upsert.sql(
+                table: "slots", columns: ["id", "starts_at_us", "ends_at_us", "capacity", "import_seq"], key: ["id"]))
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> SlotRecord { try SlotRecord(record) }
 
     public func store(_ slot: SlotRecord, sequence: Int64) throws {
-        try upsert.bind([.text(slot.id), .instant(slot.startsAt), .instant(slot.endsAt), .integer(slot.capacity), .integer(sequence)])
+        try upsert.bind([
+            .text(slot.id), .instant(slot.startsAt), .instant(slot.endsAt), .integer(slot.capacity), .integer(sequence),
+        ])
         try upsert.run()
     }
 }

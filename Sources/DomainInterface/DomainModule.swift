@@ -19,8 +19,10 @@ public struct DomainModule: Sendable {
     /// (the fleet's open events); throws when the data cannot be read.
     public let nightlyReports: @Sendable (_ asOf: Timestamp, _ database: Database) throws -> [ReportRequest]
 
-    public init(imports: ImportModule, report: DomainReport, statusColumns: [ExportKind: StatusColumn],
-                nightlyReports: @escaping @Sendable (Timestamp, Database) throws -> [ReportRequest]) {
+    public init(
+        imports: ImportModule, report: DomainReport, statusColumns: [ExportKind: StatusColumn],
+        nightlyReports: @escaping @Sendable (Timestamp, Database) throws -> [ReportRequest]
+    ) {
         self.imports = imports
         self.report = report
         self.statusColumns = statusColumns

@@ -17,8 +17,10 @@ public struct DomainReport: Sendable {
     /// hides a broken export. A domain with its own message for that case says false.
     public let requiresData: Bool
 
-    public init(command: CommandSpec, requiresData: Bool = true,
-                request: @escaping @Sendable (ParsedArguments, Timestamp) throws -> ReportRequest) {
+    public init(
+        command: CommandSpec, requiresData: Bool = true,
+        request: @escaping @Sendable (ParsedArguments, Timestamp) throws -> ReportRequest
+    ) {
         self.command = command
         self.requiresData = requiresData
         self.request = request
@@ -32,8 +34,9 @@ public enum ReportPeriod {
     public static func requireBegun(from: Day, asOf: Timestamp) throws(UsageError) {
         let latestToday = asOf.localWallClock(offsetSeconds: 14 * 3600).day
         guard from <= latestToday else {
-            throw UsageError("the period starts on \(from), after --as-of \(asOf): nothing has happened yet; "
-                             + "give an earlier period or a later --as-of")
+            throw UsageError(
+                "the period starts on \(from), after --as-of \(asOf): nothing has happened yet; "
+                    + "give an earlier period or a later --as-of")
         }
     }
 }

@@ -39,8 +39,9 @@ public final class AssignmentImporter: KindImporter {
             licensePlateNumber = try reader.string("license_plate_number")
             plate = Plate.normalized(licensePlateNumber)
             if plate.isEmpty {
-                throw reader.fail("license_plate_number", try reader.required("license_plate_number"),
-                                  "must hold a plate (empty without spaces and dashes)")
+                throw reader.fail(
+                    "license_plate_number", try reader.required("license_plate_number"),
+                    "must hold a plate (empty without spaces and dashes)")
             }
             plannedTimeOut = try reader.timestamp("planned_time_out")
             plannedTimeIn = try reader.timestamp("planned_time_in")
@@ -53,7 +54,8 @@ public final class AssignmentImporter: KindImporter {
             }
             // One id cannot be both sides of a loan: stored as one row, one side would vanish.
             if let checkOutRecord, let checkInRecord, checkOutRecord.id == checkInRecord.id {
-                throw reader.fail("check_in_record.id", .string(checkInRecord.id), "must differ from check_out_record.id")
+                throw reader.fail(
+                    "check_in_record.id", .string(checkInRecord.id), "must differ from check_out_record.id")
             }
         }
     }
@@ -62,19 +64,24 @@ public final class AssignmentImporter: KindImporter {
     private let loanRecords: LoanRecordStore
 
     public init(database: Database) throws {
-        upsert = try Upsert.prepare(database, table: "assignments", columns: [
-            "id", "event_id", "group_id", "driver_id", "brand_name", "model_name", "license_plate_number", "plate",
-            "planned_time_out_us", "planned_time_out_offset", "planned_time_in_us", "planned_time_in_offset",
-            "cancelled", "import_seq",
-        ])
+        upsert = try Upsert.prepare(
+            database, table: "assignments",
+            columns: [
+                "id", "event_id", "group_id", "driver_id", "brand_name", "model_name", "license_plate_number", "plate",
+                "planned_time_out_us", "planned_time_out_offset", "planned_time_in_us", "planned_time_in_offset",
+                "cancelled", "import_seq",
+            ])
         loanRecords = try LoanRecordStore(database: database)
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields { try Fields(RecordReader(record: record)) }
+    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields {
+        try Fields(RecordReader(record: record))
+    }
 
     public func store(_ assignment: Fields, sequence: Int64) throws {
         try upsert.bind([
-            .text(assignment.id), .text(assignment.eventId), .optional(assignment.groupId), .optional(assignment.driverId),
+            .text(assignment.id), .text(assignment.eventId), .optional(assignment.groupId),
+            .optional(assignment.driverId),
             .text(assignment.brandName), .optional(assignment.modelName),
             .text(assignment.licensePlateNumber), .text(assignment.plate),
             .integer(assignment.plannedTimeOut.microseconds), .integer(Int64(assignment.plannedTimeOut.offsetSeconds)),

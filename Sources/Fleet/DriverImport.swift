@@ -23,7 +23,9 @@ public final class DriverImporter: KindImporter {
         upsert = try Upsert.prepare(database, table: "drivers", columns: ["id", "name", "company", "import_seq"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields { try Fields(RecordReader(record: record)) }
+    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields {
+        try Fields(RecordReader(record: record))
+    }
 
     public func store(_ driver: Fields, sequence: Int64) throws {
         try upsert.bind([.text(driver.id), .text(driver.name), .optional(driver.company), .integer(sequence)])

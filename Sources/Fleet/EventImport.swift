@@ -24,13 +24,16 @@ public final class EventImporter: KindImporter {
             startsOn = try reader.day("starts_on")
             endsOn = try reader.day("ends_on")
             if endsOn < startsOn {
-                throw reader.fail("ends_on", try reader.required("ends_on"), "must not be before starts_on (\(startsOn))")
+                throw reader.fail(
+                    "ends_on", try reader.required("ends_on"), "must not be before starts_on (\(startsOn))")
             }
             timezone = try reader.optionalTimeZone("timezone") ?? Zones.defaultIdentifier
             opensAtMinutes = try reader.clockTime("opens_at")
             closesAtMinutes = try reader.clockTime("closes_at")
             if closesAtMinutes <= opensAtMinutes {
-                throw reader.fail("closes_at", try reader.required("closes_at"), "must be after opens_at (\(EventImporter.clock(opensAtMinutes)))")
+                throw reader.fail(
+                    "closes_at", try reader.required("closes_at"),
+                    "must be after opens_at (\(EventImporter.clock(opensAtMinutes)))")
             }
         }
     }
@@ -38,12 +41,16 @@ public final class EventImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try Upsert.prepare(database, table: "events", columns: [
-            "id", "name", "starts_on", "ends_on", "timezone", "opens_at_minutes", "closes_at_minutes", "import_seq",
-        ])
+        upsert = try Upsert.prepare(
+            database, table: "events",
+            columns: [
+                "id", "name", "starts_on", "ends_on", "timezone", "opens_at_minutes", "closes_at_minutes", "import_seq",
+            ])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields { try Fields(RecordReader(record: record)) }
+    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields {
+        try Fields(RecordReader(record: record))
+    }
 
     public func store(_ event: Fields, sequence: Int64) throws {
         try upsert.bind([

@@ -21,8 +21,9 @@ extension ExportKind {
 /// the events that are open.
 public enum FleetModule {
     public static let module = DomainModule(
-        imports: ImportModule(domain: .fleet, kinds: [.events, .groups, .drivers, .assignments, .loanRecords],
-                              migrations: FleetSchema.migrations, makeImporter: makeImporter),
+        imports: ImportModule(
+            domain: .fleet, kinds: [.events, .groups, .drivers, .assignments, .loanRecords],
+            migrations: FleetSchema.migrations, makeImporter: makeImporter),
         report: DomainReport(command: command, requiresData: false, request: request),  // noEvents says it
         statusColumns: [
             .events: .date("starts_on"), .assignments: .instant("planned_time_out_us"),
@@ -51,7 +52,8 @@ public enum FleetModule {
             """,
         options: [
             .value("event", "ID", help: "The event (required), e.g. salon2016."),
-            .value("grace-minutes", "N", help: "Minutes after the planned return before a return is late (default 15)."),
+            .value(
+                "grace-minutes", "N", help: "Minutes after the planned return before a return is late (default 15)."),
         ])
 
     /// `report fleet` options, checked once: the event and the grace minutes.
@@ -84,7 +86,8 @@ public enum FleetModule {
         var reports: [ReportRequest] = []
         for row in try database.rows("SELECT id, starts_on, ends_on, timezone FROM events ORDER BY id") {
             guard let id = row[0].string, let startsOn = row[1].string.flatMap(Day.init),
-                  let endsOn = row[2].string.flatMap(Day.init) else { continue }
+                let endsOn = row[2].string.flatMap(Day.init)
+            else { continue }
             // An unknown zone falls back to Paris for choosing; the report itself then says what is wrong.
             let zone = row[3].string.flatMap { LocalTime(identifier: $0) } ?? LocalTime.paris
             guard isOpen(startsOn: startsOn, endsOn: endsOn, today: zone.day(of: asOf)) else { continue }

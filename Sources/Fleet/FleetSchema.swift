@@ -16,79 +16,81 @@ import Store
 /// References (event, group, driver, assignment) are not foreign keys: files arrive in any order
 /// and the reports list orphans as data-quality issues (SPEC §1.4).
 public enum FleetSchema {
-    public static let version1 = Migration(domain: "fleet", version: 1, sql: """
-        CREATE TABLE events (
-            id TEXT PRIMARY KEY,
-            name TEXT NOT NULL,
-            starts_on TEXT NOT NULL,
-            ends_on TEXT NOT NULL,
-            timezone TEXT NOT NULL,
-            opens_at_minutes INTEGER NOT NULL,
-            closes_at_minutes INTEGER NOT NULL,
-            import_seq INTEGER NOT NULL
-        ) STRICT;
+    public static let version1 = Migration(
+        domain: "fleet", version: 1,
+        sql: """
+            CREATE TABLE events (
+                id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                starts_on TEXT NOT NULL,
+                ends_on TEXT NOT NULL,
+                timezone TEXT NOT NULL,
+                opens_at_minutes INTEGER NOT NULL,
+                closes_at_minutes INTEGER NOT NULL,
+                import_seq INTEGER NOT NULL
+            ) STRICT;
 
-        CREATE TABLE groups (
-            id TEXT PRIMARY KEY,
-            event_id TEXT NOT NULL,
-            name TEXT NOT NULL,
-            import_seq INTEGER NOT NULL
-        ) STRICT;
-        CREATE INDEX groups_event ON groups(event_id);
+            CREATE TABLE groups (
+                id TEXT PRIMARY KEY,
+                event_id TEXT NOT NULL,
+                name TEXT NOT NULL,
+                import_seq INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX groups_event ON groups(event_id);
 
-        CREATE TABLE drivers (
-            id TEXT PRIMARY KEY,
-            name TEXT NOT NULL,
-            company TEXT,
-            import_seq INTEGER NOT NULL
-        ) STRICT;
+            CREATE TABLE drivers (
+                id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                company TEXT,
+                import_seq INTEGER NOT NULL
+            ) STRICT;
 
-        CREATE TABLE assignments (
-            id TEXT PRIMARY KEY,
-            event_id TEXT NOT NULL,
-            group_id TEXT,
-            driver_id TEXT,
-            brand_name TEXT NOT NULL,
-            model_name TEXT,
-            license_plate_number TEXT NOT NULL,
-            plate TEXT NOT NULL,
-            planned_time_out_us INTEGER NOT NULL,
-            planned_time_out_offset INTEGER NOT NULL,
-            planned_time_in_us INTEGER NOT NULL,
-            planned_time_in_offset INTEGER NOT NULL,
-            cancelled INTEGER NOT NULL CHECK (cancelled IN (0, 1)),
-            import_seq INTEGER NOT NULL
-        ) STRICT;
-        CREATE INDEX assignments_event_plate ON assignments(event_id, plate, planned_time_out_us);
-        CREATE INDEX assignments_driver ON assignments(driver_id);
+            CREATE TABLE assignments (
+                id TEXT PRIMARY KEY,
+                event_id TEXT NOT NULL,
+                group_id TEXT,
+                driver_id TEXT,
+                brand_name TEXT NOT NULL,
+                model_name TEXT,
+                license_plate_number TEXT NOT NULL,
+                plate TEXT NOT NULL,
+                planned_time_out_us INTEGER NOT NULL,
+                planned_time_out_offset INTEGER NOT NULL,
+                planned_time_in_us INTEGER NOT NULL,
+                planned_time_in_offset INTEGER NOT NULL,
+                cancelled INTEGER NOT NULL CHECK (cancelled IN (0, 1)),
+                import_seq INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX assignments_event_plate ON assignments(event_id, plate, planned_time_out_us);
+            CREATE INDEX assignments_driver ON assignments(driver_id);
 
-        CREATE TABLE loan_records (
-            id TEXT PRIMARY KEY,
-            assignment_id TEXT NOT NULL,
-            kind TEXT NOT NULL CHECK (kind IN ('check_out', 'check_in')),
-            recorded_at_us INTEGER NOT NULL,
-            recorded_at_offset INTEGER NOT NULL,
-            mileage_km REAL,
-            oil_level INTEGER NOT NULL CHECK (oil_level BETWEEN 0 AND 4),
-            interior_cleanliness INTEGER NOT NULL CHECK (interior_cleanliness BETWEEN 0 AND 4),
-            exterior_cleanliness INTEGER NOT NULL CHECK (exterior_cleanliness BETWEEN 0 AND 4),
-            signature_present INTEGER NOT NULL CHECK (signature_present IN (0, 1)),
-            signature_out_of_box INTEGER NOT NULL CHECK (signature_out_of_box IN (0, 1)),
-            photo_count INTEGER NOT NULL,
-            comment TEXT,
-            import_seq INTEGER NOT NULL
-        ) STRICT;
-        CREATE INDEX loan_records_assignment ON loan_records(assignment_id, kind, recorded_at_us, import_seq, id);
+            CREATE TABLE loan_records (
+                id TEXT PRIMARY KEY,
+                assignment_id TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('check_out', 'check_in')),
+                recorded_at_us INTEGER NOT NULL,
+                recorded_at_offset INTEGER NOT NULL,
+                mileage_km REAL,
+                oil_level INTEGER NOT NULL CHECK (oil_level BETWEEN 0 AND 4),
+                interior_cleanliness INTEGER NOT NULL CHECK (interior_cleanliness BETWEEN 0 AND 4),
+                exterior_cleanliness INTEGER NOT NULL CHECK (exterior_cleanliness BETWEEN 0 AND 4),
+                signature_present INTEGER NOT NULL CHECK (signature_present IN (0, 1)),
+                signature_out_of_box INTEGER NOT NULL CHECK (signature_out_of_box IN (0, 1)),
+                photo_count INTEGER NOT NULL,
+                comment TEXT,
+                import_seq INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX loan_records_assignment ON loan_records(assignment_id, kind, recorded_at_us, import_seq, id);
 
-        CREATE TABLE loan_impacts (
-            record_id TEXT NOT NULL,
-            position INTEGER NOT NULL,
-            type TEXT NOT NULL CHECK (type IN ('sinking', 'impact', 'scratch', 'deepscratch')),
-            x REAL NOT NULL,
-            y REAL NOT NULL,
-            PRIMARY KEY (record_id, position)
-        ) STRICT, WITHOUT ROWID;
-        """)
+            CREATE TABLE loan_impacts (
+                record_id TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                type TEXT NOT NULL CHECK (type IN ('sinking', 'impact', 'scratch', 'deepscratch')),
+                x REAL NOT NULL,
+                y REAL NOT NULL,
+                PRIMARY KEY (record_id, position)
+            ) STRICT, WITHOUT ROWID;
+            """)
 
     /// Every step of the fleet schema, oldest first.
     public static let migrations: [Migration] = [version1]

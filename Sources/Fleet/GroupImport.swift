@@ -23,7 +23,9 @@ public final class GroupImporter: KindImporter {
         upsert = try Upsert.prepare(database, table: "groups", columns: ["id", "event_id", "name", "import_seq"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields { try Fields(RecordReader(record: record)) }
+    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields {
+        try Fields(RecordReader(record: record))
+    }
 
     public func store(_ group: Fields, sequence: Int64) throws {
         try upsert.bind([.text(group.id), .text(group.eventId), .text(group.name), .integer(sequence)])

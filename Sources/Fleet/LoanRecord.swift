@@ -49,9 +49,11 @@ public struct LoanRecord: Sendable, Equatable {
         var impacts: [Impact] = []
         for (index, item) in (try reader.optionalArray("impacts") ?? []).enumerated() {
             let element = try reader.element("impacts", index, item)
-            impacts.append(Impact(type: try element.enumeration("type", Impact.types),
-                                  x: try element.number("x", 0...LoanRecord.boxSize),
-                                  y: try element.number("y", 0...LoanRecord.boxSize)))
+            impacts.append(
+                Impact(
+                    type: try element.enumeration("type", Impact.types),
+                    x: try element.number("x", 0...LoanRecord.boxSize),
+                    y: try element.number("y", 0...LoanRecord.boxSize)))
         }
         self.impacts = impacts
         photoCount = try reader.optionalStrings("photos")?.count ?? 0

@@ -10,14 +10,17 @@ final class LoanRecordStore {
     private let deleteImpacts: Statement
     private let insertImpact: Statement
 
-    static let columns = ["id", "assignment_id", "kind", "recorded_at_us", "recorded_at_offset", "mileage_km",
-                          "oil_level", "interior_cleanliness", "exterior_cleanliness",
-                          "signature_present", "signature_out_of_box", "photo_count", "comment", "import_seq"]
+    static let columns = [
+        "id", "assignment_id", "kind", "recorded_at_us", "recorded_at_offset", "mileage_km",
+        "oil_level", "interior_cleanliness", "exterior_cleanliness",
+        "signature_present", "signature_out_of_box", "photo_count", "comment", "import_seq",
+    ]
 
     init(database: Database) throws {
         upsertRecord = try Upsert.prepare(database, table: "loan_records", columns: LoanRecordStore.columns)
         deleteImpacts = try database.prepare("DELETE FROM loan_impacts WHERE record_id = ?")
-        insertImpact = try database.prepare("INSERT INTO loan_impacts (record_id, position, type, x, y) VALUES (?, ?, ?, ?, ?)")
+        insertImpact = try database.prepare(
+            "INSERT INTO loan_impacts (record_id, position, type, x, y) VALUES (?, ?, ?, ?, ?)")
     }
 
     func write(_ record: LoanRecord, assignmentId: String, kind: LoanRecord.Kind, sequence: Int64) throws {
@@ -33,8 +36,10 @@ final class LoanRecordStore {
         try deleteImpacts.bind([.text(record.id)])
         try deleteImpacts.run()
         for (position, impact) in record.impacts.enumerated() {
-            try insertImpact.bind([.text(record.id), .integer(Int64(position)), .text(impact.type),
-                                   .real(impact.x), .real(impact.y)])
+            try insertImpact.bind([
+                .text(record.id), .integer(Int64(position)), .text(impact.type),
+                .real(impact.x), .real(impact.y),
+            ])
             try insertImpact.run()
         }
     }

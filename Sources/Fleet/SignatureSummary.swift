@@ -34,9 +34,11 @@ public struct SignatureSummary: Sendable, Equatable {
             if points.count >= 2 { present = true }
             for (pointIndex, point) in points.enumerated() {
                 guard case .array(let coordinates) = point, coordinates.count == 2,
-                      let x = SignatureSummary.coordinate(coordinates[0]),
-                      let y = SignatureSummary.coordinate(coordinates[1]) else {
-                    throw reader.fail("\(key)[\(segmentIndex)][\(pointIndex)]", point, "must be a point [x, y] of two numbers")
+                    let x = SignatureSummary.coordinate(coordinates[0]),
+                    let y = SignatureSummary.coordinate(coordinates[1])
+                else {
+                    throw reader.fail(
+                        "\(key)[\(segmentIndex)][\(pointIndex)]", point, "must be a point [x, y] of two numbers")
                 }
                 if !(0...LoanRecord.boxSize).contains(x) || !(0...LoanRecord.boxSize).contains(y) { outOfBox = true }
             }

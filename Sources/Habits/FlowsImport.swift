@@ -65,11 +65,16 @@ public final class FlowsImporter: KindImporter {
     private let contexts: ChildRows
 
     public init(database: Database) throws {
-        upsert = try database.prepare(Upsert.sql(table: "flows", columns: [
-            "id", "user_id", "date", "libelle_action", "objectif", "etat", "energie_requise", "temps_estime",
-            "temps_realise", "streak_day", "steps_total", "steps_done", "created_at_us", "completed_at_us", "import_seq",
-        ], key: ["id"]))
-        contexts = try ChildRows(database: database, table: "flow_contexts", parentColumn: "flow_id", columns: ["context"])
+        upsert = try database.prepare(
+            Upsert.sql(
+                table: "flows",
+                columns: [
+                    "id", "user_id", "date", "libelle_action", "objectif", "etat", "energie_requise", "temps_estime",
+                    "temps_realise", "streak_day", "steps_total", "steps_done", "created_at_us", "completed_at_us",
+                    "import_seq",
+                ], key: ["id"]))
+        contexts = try ChildRows(
+            database: database, table: "flow_contexts", parentColumn: "flow_id", columns: ["context"])
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> FlowRecord { try FlowRecord(record) }

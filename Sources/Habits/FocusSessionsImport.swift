@@ -23,8 +23,9 @@ public struct FocusSessionRecord: Sendable, Equatable {
         totalSeconds = try reader.integer("totalSeconds", 1...Int64.max)
         remainingSeconds = try reader.integer("remainingSeconds", 0...Int64.max)
         guard remainingSeconds <= totalSeconds else {
-            throw reader.fail("remainingSeconds", reader.value("remainingSeconds") ?? .null,
-                              "must be an integer from 0 to totalSeconds (\(totalSeconds))")
+            throw reader.fail(
+                "remainingSeconds", reader.value("remainingSeconds") ?? .null,
+                "must be an integer from 0 to totalSeconds (\(totalSeconds))")
         }
         endedAt = try reader.optionalTimestamp("endedAt")
     }
@@ -35,12 +36,17 @@ public final class FocusSessionsImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(Upsert.sql(table: "focus_sessions", columns: [
-            "id", "user_id", "started_at_us", "total_seconds", "remaining_seconds", "ended_at_us", "import_seq",
-        ], key: ["id"]))
+        upsert = try database.prepare(
+            Upsert.sql(
+                table: "focus_sessions",
+                columns: [
+                    "id", "user_id", "started_at_us", "total_seconds", "remaining_seconds", "ended_at_us", "import_seq",
+                ], key: ["id"]))
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> FocusSessionRecord { try FocusSessionRecord(record) }
+    public static func validate(_ record: JSONValue) throws(FieldError) -> FocusSessionRecord {
+        try FocusSessionRecord(record)
+    }
 
     public func store(_ session: FocusSessionRecord, sequence: Int64) throws {
         try upsert.bind([

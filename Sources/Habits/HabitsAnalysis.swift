@@ -23,13 +23,15 @@ public enum HabitsAnalysis {
             let reader = try HabitsRecordReader(database: database)
             let cached = options.usesStreakStateCache ? try store.load(before: options.from) : [:]
             let window = cached.isEmpty ? nil : try HabitsWindowRecordReader(database: database)
-            let userIds = try window == nil ? reader.userIds(only: options.user) : reader.userIdsBySeeking(only: options.user)
+            let userIds =
+                try window == nil ? reader.userIds(only: options.user) : reader.userIdsBySeeking(only: options.user)
             if let user = options.user, userIds.isEmpty { throw HabitsAnalysisError.unknownUser(user) }
             var accumulator = HabitsAccumulator(options: options)
             var records = HabitsUserRecords()
             for userId in userIds {
                 if let window, let state = cached[userId],
-                   try window.read(userId, after: state, through: options.to, into: &records) {
+                    try window.read(userId, after: state, through: options.to, into: &records)
+                {
                     accumulator.add(records, resuming: state)
                 } else {
                     try reader.read(userId, into: &records)
@@ -81,22 +83,31 @@ struct HabitsAccumulator: Sendable {
             rowCount += 1
         }
         if let checkpoint {
-            checkpoints.append((records.userId, HabitsCachedState(
-                walk: checkpoint, latestSessionEnd: Self.latestSessionEnd(
-                    records.sessions, before: HabitsWindow.start(after: checkpointDay), after: cached?.latestSessionEnd))))
+            checkpoints.append(
+                (
+                    records.userId,
+                    HabitsCachedState(
+                        walk: checkpoint,
+                        latestSessionEnd: Self.latestSessionEnd(
+                            records.sessions, before: HabitsWindow.start(after: checkpointDay),
+                            after: cached?.latestSessionEnd))
+                ))
         }
         categories.add(records.flows, clock: clock, from: options.from, to: options.to)
         guard rowCount > 0 else { return }
         userIds.append(records.userId)
         streaks.append((userIndex, summary))
         totals.add(summary)
-        HabitsQuality.check(records: records, clock: clock, days: days, from: options.from, to: options.to,
-                            into: &quality)
+        HabitsQuality.check(
+            records: records, clock: clock, days: days, from: options.from, to: options.to,
+            into: &quality)
     }
 
     /// The latest end of the non-empty session intervals started before `limit`, folded with the
     /// cached one of the sessions before the window (`records` then start at the window).
-    static func latestSessionEnd(_ sessions: [HabitsUserRecords.Session], before limit: Int64, after cached: Int64?) -> Int64? {
+    static func latestSessionEnd(
+        _ sessions: [HabitsUserRecords.Session], before limit: Int64, after cached: Int64?
+    ) -> Int64? {
         var latest = cached
         for session in sessions where session.startedAt < limit {
             let end = HabitsQuality.intervalEnd(of: session)

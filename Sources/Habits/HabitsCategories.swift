@@ -39,9 +39,13 @@ struct HabitsCategories: Sendable {
         let all = names.reduce(0.0) { $0 + (byName[$1]?.minutes ?? 0) }
         return names.map { name in
             let totals = byName[name] ?? .init()
-            let percent: Double? = all > 0 ? (totals.minutes / all * 10_000).rounded(.toNearestOrAwayFromZero) / 100 : nil
+            let percent: Double? =
+                all > 0 ? (totals.minutes / all * 10_000).rounded(.toNearestOrAwayFromZero) / 100 : nil
             let accuracy: Double? = totals.estimatedMinutes > 0 ? totals.minutes / totals.estimatedMinutes : nil
-            return [.text(name), .number(totals.minutes), .number(percent), .number(totals.estimatedMinutes), .number(accuracy)]
+            return [
+                .text(name), .number(totals.minutes), .number(percent), .number(totals.estimatedMinutes),
+                .number(accuracy),
+            ]
         }
     }
 }

@@ -69,10 +69,11 @@ struct HabitsDailyRows: Sendable {
             let flowsDone = Int(reader.unsigned())
             let streak = Int(reader.unsigned())
             let focus = Int64(clamping: reader.unsigned())
-            return HabitsDailyRow(user: user, day: Day(ordinal: day), score: score, tasksPlanned: planned,
-                                  tasksDone: done, flows: flows, flowsDone: flowsDone, focusSeconds: focus,
-                                  badges: badges, streak: streak, consistency: reader.double(),
-                                  mood: mood == 0 ? nil : mood)
+            return HabitsDailyRow(
+                user: user, day: Day(ordinal: day), score: score, tasksPlanned: planned,
+                tasksDone: done, flows: flows, flowsDone: flowsDone, focusSeconds: focus,
+                badges: badges, streak: streak, consistency: reader.double(),
+                mood: mood == 0 ? nil : mood)
         }
     }
 }

@@ -21,8 +21,9 @@ extension ExportKind {
 /// `report habits`, the date ranges `report status` shows and the nightly one-day report.
 public enum HabitsModule {
     public static let module = DomainModule(
-        imports: ImportModule(domain: .habits, kinds: [.users, .flows, .tasks, .focusSessions, .logins, .moods],
-                              migrations: HabitsSchema.migrations, makeImporter: makeImporter),
+        imports: ImportModule(
+            domain: .habits, kinds: [.users, .flows, .tasks, .focusSessions, .logins, .moods],
+            migrations: HabitsSchema.migrations, makeImporter: makeImporter),
         report: DomainReport(command: command, request: request),
         statusColumns: [
             .users: .instant("created_at_us"), .flows: .date("date"), .tasks: .date("date"),
@@ -82,8 +83,9 @@ public enum HabitsModule {
         case (nil, let from?, let to?):
             options = HabitsOptions(from: from, to: to, user: user, dayStartMinutes: dayStart, asOf: asOf)
         case (nil, nil, nil):
-            options = HabitsOptions(day: HabitsOptions.defaultDay(asOf: asOf), user: user, dayStartMinutes: dayStart,
-                                    asOf: asOf)
+            options = HabitsOptions(
+                day: HabitsOptions.defaultDay(asOf: asOf), user: user, dayStartMinutes: dayStart,
+                asOf: asOf)
         default:
             throw UsageError("give --date DATE, or both --from and --to, or neither (yesterday)")
         }

@@ -14,7 +14,9 @@ struct HabitsPackedBytes: Sendable {
 
     /// Appends one record of at most `maximumSize` bytes, written by `write`.
     mutating func append(maximumSize: Int, _ write: (inout Writer) -> Void) {
-        if chunks.isEmpty || chunks[chunks.count - 1].count + maximumSize > max(Self.chunkSize, chunks[chunks.count - 1].capacity) {
+        if chunks.isEmpty
+            || chunks[chunks.count - 1].count + maximumSize > max(Self.chunkSize, chunks[chunks.count - 1].capacity)
+        {
             var chunk: [UInt8] = []
             chunk.reserveCapacity(max(Self.chunkSize, maximumSize))
             chunks.append(chunk)

@@ -23,14 +23,17 @@ import Time
 enum HabitsQuality {
     static let slackSeconds: Int64 = 60
 
-    static func check(records: HabitsUserRecords, clock: HabitsUserClock, days: HabitsUserDays,
-                      from: Day, to: Day, into issues: inout HabitsQualityLog) {
+    static func check(
+        records: HabitsUserRecords, clock: HabitsUserClock, days: HabitsUserDays,
+        from: Day, to: Day, into issues: inout HabitsQualityLog
+    ) {
         let period = from.ordinal...to.ordinal
         if !records.isKnown {
             issues.append(.unknownUser, record: records.userId, detail: unknownUserDetail(records))
         } else if let timezone = records.timezone, LocalTime(identifier: timezone) == nil {
-            issues.append(.unknownTimezone, record: records.userId,
-                          detail: "timezone \"\(timezone)\" is not in the tz database; Europe/Paris used")
+            issues.append(
+                .unknownTimezone, record: records.userId,
+                detail: "timezone \"\(timezone)\" is not in the tz database; Europe/Paris used")
         }
         checkSessions(records.sessions, clock: clock, period: period, into: &issues)
         for flow in records.flows where period.contains(flow.date.ordinal) {
@@ -43,17 +46,21 @@ enum HabitsQuality {
     }
 
     private static func unknownUserDetail(_ records: HabitsUserRecords) -> String {
-        let kinds = [(records.tasks.count, "task", "tasks"), (records.flows.count, "flow", "flows"),
-                     (records.sessions.count, "focus session", "focus sessions"),
-                     (records.logins.count, "login", "logins"), (records.moods.count, "mood", "moods")]
+        let kinds = [
+            (records.tasks.count, "task", "tasks"), (records.flows.count, "flow", "flows"),
+            (records.sessions.count, "focus session", "focus sessions"),
+            (records.logins.count, "login", "logins"), (records.moods.count, "mood", "moods"),
+        ]
         let parts = kinds.filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
         let total = records.recordCount
         return "\(total) \(total == 1 ? "record" : "records") without a users record (\(parts.joined(separator: ", ")))"
     }
 
     /// Sessions are in order of startedAt, then id (as read).
-    private static func checkSessions(_ sessions: [HabitsUserRecords.Session], clock: HabitsUserClock,
-                                      period: ClosedRange<Int>, into issues: inout HabitsQualityLog) {
+    private static func checkSessions(
+        _ sessions: [HabitsUserRecords.Session], clock: HabitsUserClock,
+        period: ClosedRange<Int>, into issues: inout HabitsQualityLog
+    ) {
         var open: [(id: String, end: Int64)] = []
         for session in sessions {
             let inPeriod = period.contains(clock.day(ofMicroseconds: session.startedAt).ordinal)
@@ -61,14 +68,18 @@ enum HabitsQuality {
             if let endedAt = session.endedAt {
                 if endedAt < session.startedAt {
                     if inPeriod {
-                        issues.append(.impossibleFocusSession, record: session.id,
-                                      detail: "ended at \(shown(endedAt, clock)) before it started at \(shown(session.startedAt, clock))")
+                        issues.append(
+                            .impossibleFocusSession, record: session.id,
+                            detail:
+                                "ended at \(shown(endedAt, clock)) before it started at \(shown(session.startedAt, clock))"
+                        )
                     }
                 } else {
                     let lasted = (endedAt - session.startedAt) / 1_000_000
                     if session.focusedSeconds > lasted + slackSeconds, inPeriod {
-                        issues.append(.impossibleFocusSession, record: session.id,
-                                      detail: "\(session.focusedSeconds) s of focus in \(lasted) s between start and end")
+                        issues.append(
+                            .impossibleFocusSession, record: session.id,
+                            detail: "\(session.focusedSeconds) s of focus in \(lasted) s between start and end")
                     }
                 }
             }

@@ -48,7 +48,8 @@ struct HabitsQualityLog: Sendable {
 
     /// `streak_day_mismatch`: the flow, its streakDay, the computed streak and the flow's date.
     mutating func appendStreakMismatch(flow: String, streakDay: Int64, computed: Int, date: Day) {
-        byIssue[Issue.streakDayMismatch.rawValue].append(maximumSize: HabitsPackedBytes.Writer.size(of: flow) + 30) { writer in
+        byIssue[Issue.streakDayMismatch.rawValue].append(maximumSize: HabitsPackedBytes.Writer.size(of: flow) + 30) {
+            writer in
             writer.string(flow)
             writer.signed(streakDay)
             writer.signed(Int64(computed))

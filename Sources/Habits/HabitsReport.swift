@@ -29,49 +29,62 @@ enum HabitsReportLayout {
         // Markdown (chat) shows the latest days and the top rows first, in the columns that fit
         // a chat line; CSV and XLSX keep every row and column in contract order.
         let tables = [
-            dailyTable(analysis).markdown(.latestFirst("day"), columns: [
-                "user_id", "day", "score", "tasks_done", "flows_done", "focus_minutes", "badges", "streak",
-                "consistency", "mood"]),
+            dailyTable(analysis).markdown(
+                .latestFirst("day"),
+                columns: [
+                    "user_id", "day", "score", "tasks_done", "flows_done", "focus_minutes", "badges", "streak",
+                    "consistency", "mood",
+                ]),
             badgesTable(analysis).markdown(.latestFirst("day")),
             streaksTable(analysis).markdown(.largestFirst("current_streak")),
-            Table(name: "categories", columns: categoryColumns, rows: analysis.categories.rows,
-                  caption: "Time of the flows done in the period, split equally among their contexts")
-                .markdown(.largestFirst("minutes")),
+            Table(
+                name: "categories", columns: categoryColumns, rows: analysis.categories.rows,
+                caption: "Time of the flows done in the period, split equally among their contexts"
+            )
+            .markdown(.largestFirst("minutes")),
             dailyAverageTable(analysis.totals, options: options).markdown(.latestFirst("day")),
             badgesByTypeTable(analysis.totals),
             qualityTable(analysis.quality),
         ]
         return Report(
             kind: "habits", title: "Habits report", scope: options.scope, asOf: options.asOf,
-            parameters: [("from", options.from.description), ("to", options.to.description),
-                         ("user", options.user ?? "all"), ("day_start", options.dayStartText)],
+            parameters: [
+                ("from", options.from.description), ("to", options.to.description),
+                ("user", options.user ?? "all"), ("day_start", options.dayStartText),
+            ],
             figures: analysis.totals.figures, tables: tables,
             charts: [
-                Chart(.line, title: "Average daily score", table: "daily_average", category: "day",
-                      series: ["average_score"], fileStem: "habits-average-score"),
-                Chart(.column, title: "Badges by type", table: "badges_by_type", category: "badge",
-                      series: ["count"], fileStem: "habits-badges-by-type"),
+                Chart(
+                    .line, title: "Average daily score", table: "daily_average", category: "day",
+                    series: ["average_score"], fileStem: "habits-average-score"),
+                Chart(
+                    .column, title: "Badges by type", table: "badges_by_type", category: "badge",
+                    series: ["count"], fileStem: "habits-badges-by-type"),
             ],
-            notes: ["Days are taken in each user's time zone (Europe/Paris without one), starting at "
-                    + options.dayStartText + "; streaks and consistency count the days before the period too."])
+            notes: [
+                "Days are taken in each user's time zone (Europe/Paris without one), starting at "
+                    + options.dayStartText + "; streaks and consistency count the days before the period too."
+            ])
     }
 
     /// `daily`: decoded from the packed rows each time a writer reads it.
     private static func dailyTable(_ analysis: HabitsAccumulator) -> Table {
         let rows = analysis.daily
         let userIds = analysis.userIds
-        var table = Table(name: "daily", columns: dailyColumns, rows: Rows(count: rows.count) {
-            let iterator = rows.makeIterator()
-            return AnyIterator {
-                guard let row = iterator.next() else { return nil }
-                return [
-                    .text(userIds[row.user]), .day(row.day), .integer(row.score), .integer(row.tasksPlanned),
-                    .integer(row.tasksDone), .integer(row.flows), .integer(row.flowsDone),
-                    .number(Double(row.focusSeconds) / 60), .boolean(row.morningLogin), .integer(row.badges.count),
-                    .integer(row.streak), .number(row.consistency), row.mood.map { .integer($0) } ?? .empty,
-                ]
-            }
-        }, caption: "One row per user and day with a record")
+        var table = Table(
+            name: "daily", columns: dailyColumns,
+            rows: Rows(count: rows.count) {
+                let iterator = rows.makeIterator()
+                return AnyIterator {
+                    guard let row = iterator.next() else { return nil }
+                    return [
+                        .text(userIds[row.user]), .day(row.day), .integer(row.score), .integer(row.tasksPlanned),
+                        .integer(row.tasksDone), .integer(row.flows), .integer(row.flowsDone),
+                        .number(Double(row.focusSeconds) / 60), .boolean(row.morningLogin), .integer(row.badges.count),
+                        .integer(row.streak), .number(row.consistency), row.mood.map { .integer($0) } ?? .empty,
+                    ]
+                }
+            }, caption: "One row per user and day with a record")
         table.workbookRowLimit = workbookRowLimit
         return table
     }
@@ -80,31 +93,36 @@ enum HabitsReportLayout {
     private static func badgesTable(_ analysis: HabitsAccumulator) -> Table {
         let rows = analysis.daily
         let userIds = analysis.userIds
-        var table = Table(name: "badges", columns: badgeColumns, rows: Rows(count: analysis.totals.badges) {
-            let iterator = rows.makeIterator()
-            var pending: [[Value]] = []
-            return AnyIterator {
-                while pending.isEmpty {
-                    guard let row = iterator.next() else { return nil }
-                    pending = HabitsBadges.all.filter { row.badges.contains($0.badge) }.reversed().map {
-                        [.text(userIds[row.user]), .day(row.day), .text($0.name)]
+        var table = Table(
+            name: "badges", columns: badgeColumns,
+            rows: Rows(count: analysis.totals.badges) {
+                let iterator = rows.makeIterator()
+                var pending: [[Value]] = []
+                return AnyIterator {
+                    while pending.isEmpty {
+                        guard let row = iterator.next() else { return nil }
+                        pending = HabitsBadges.all.filter { row.badges.contains($0.badge) }.reversed().map {
+                            [.text(userIds[row.user]), .day(row.day), .text($0.name)]
+                        }
                     }
+                    return pending.popLast()
                 }
-                return pending.popLast()
-            }
-        }, caption: "The badges earned, by user and day")
+            }, caption: "The badges earned, by user and day")
         table.workbookRowLimit = workbookRowLimit
         return table
     }
 
     private static func streaksTable(_ analysis: HabitsAccumulator) -> Table {
         let rows: [[Value]] = analysis.streaks.map { user, summary in
-            [.text(analysis.userIds[user]), .integer(summary.activeDays), .integer(summary.currentStreak),
-             .integer(summary.bestStreak), summary.bestStart.map(Value.day) ?? .empty,
-             summary.bestEnd.map(Value.day) ?? .empty]
+            [
+                .text(analysis.userIds[user]), .integer(summary.activeDays), .integer(summary.currentStreak),
+                .integer(summary.bestStreak), summary.bestStart.map(Value.day) ?? .empty,
+                summary.bestEnd.map(Value.day) ?? .empty,
+            ]
         }
-        return Table(name: "streaks", columns: streakColumns, rows: rows,
-                     caption: "Streaks up to the period's last day, days before the period included")
+        return Table(
+            name: "streaks", columns: streakColumns, rows: rows,
+            caption: "Streaks up to the period's last day, days before the period included")
     }
 
     /// `daily_average`: every calendar day of the period, empty on days without rows.
@@ -112,19 +130,22 @@ enum HabitsReportLayout {
         let scores = totals.scoresByDay
         let first = options.from.ordinal
         let last = options.to.ordinal
-        return Table(name: "daily_average", title: "Average daily score",
-                     columns: [Column("day", .date), Column("average_score", .decimal(places: 2))],
-                     rows: Rows(count: last - first + 1) {
-                         var ordinal = first
-                         return AnyIterator {
-                             guard ordinal <= last else { return nil }
-                             defer { ordinal += 1 }
-                             let day = scores[ordinal]
-                             return [.day(Day(ordinal: ordinal)),
-                                     .number(day.map { Double($0.sum) / Double($0.rows) })]
-                         }
-                     },
-                     outputs: [.xlsx, .markdown], caption: "The mean score of the day's rows")
+        return Table(
+            name: "daily_average", title: "Average daily score",
+            columns: [Column("day", .date), Column("average_score", .decimal(places: 2))],
+            rows: Rows(count: last - first + 1) {
+                var ordinal = first
+                return AnyIterator {
+                    guard ordinal <= last else { return nil }
+                    defer { ordinal += 1 }
+                    let day = scores[ordinal]
+                    return [
+                        .day(Day(ordinal: ordinal)),
+                        .number(day.map { Double($0.sum) / Double($0.rows) }),
+                    ]
+                }
+            },
+            outputs: [.xlsx, .markdown], caption: "The mean score of the day's rows")
     }
 
     /// Badges by type, named in words (`morning login`): a chart and Markdown table for people;
@@ -133,13 +154,15 @@ enum HabitsReportLayout {
         let rows: [[Value]] = HabitsBadges.all.enumerated().map { index, badge in
             [.text(HabitsBadges.words(badge.name)), .integer(totals.badgeCounts[index])]
         }
-        return Table(name: "badges_by_type", title: "Badges by type",
-                     columns: [Column("badge"), Column("count", .integer)], rows: rows,
-                     outputs: [.xlsx, .markdown], caption: "Badges earned in the period")
+        return Table(
+            name: "badges_by_type", title: "Badges by type",
+            columns: [Column("badge"), Column("count", .integer)], rows: rows,
+            outputs: [.xlsx, .markdown], caption: "Badges earned in the period")
     }
 
     private static func qualityTable(_ issues: HabitsQualityLog) -> Table {
-        Table(name: "quality", columns: qualityColumns, rows: Rows(count: issues.count) { issues.makeIterator() },
-                     caption: "Data-quality issues of the period's records")
+        Table(
+            name: "quality", columns: qualityColumns, rows: Rows(count: issues.count) { issues.makeIterator() },
+            caption: "Data-quality issues of the period's records")
     }
 }

@@ -12,81 +12,83 @@ import Store
 /// `steps_done`, the only thing the score needs; a user's missing `timezone` stays NULL (analysis
 /// reads NULL as `Europe/Paris`, SPEC §3) so the data says what the app sent.
 public enum HabitsSchema {
-    public static let version1 = Migration(domain: "habits", version: 1, sql: """
-        CREATE TABLE users (
-            id TEXT NOT NULL PRIMARY KEY,
-            timezone TEXT,
-            display_name TEXT,
-            created_at_us INTEGER,
-            import_seq INTEGER NOT NULL
-        ) STRICT;
+    public static let version1 = Migration(
+        domain: "habits", version: 1,
+        sql: """
+            CREATE TABLE users (
+                id TEXT NOT NULL PRIMARY KEY,
+                timezone TEXT,
+                display_name TEXT,
+                created_at_us INTEGER,
+                import_seq INTEGER NOT NULL
+            ) STRICT;
 
-        CREATE TABLE flows (
-            id TEXT NOT NULL PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            date TEXT NOT NULL,
-            libelle_action TEXT NOT NULL,
-            objectif TEXT,
-            etat TEXT NOT NULL CHECK (etat IN ('cree', 'en_cours', 'termine')),
-            energie_requise INTEGER CHECK (energie_requise BETWEEN 1 AND 5),
-            temps_estime REAL CHECK (temps_estime >= 0),
-            temps_realise REAL CHECK (temps_realise >= 0),
-            streak_day INTEGER CHECK (streak_day >= 0),
-            steps_total INTEGER NOT NULL CHECK (steps_total >= 0),
-            steps_done INTEGER NOT NULL CHECK (steps_done BETWEEN 0 AND steps_total),
-            created_at_us INTEGER,
-            completed_at_us INTEGER,
-            import_seq INTEGER NOT NULL
-        ) STRICT;
-        CREATE INDEX flows_user_date ON flows (user_id, date);
+            CREATE TABLE flows (
+                id TEXT NOT NULL PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                date TEXT NOT NULL,
+                libelle_action TEXT NOT NULL,
+                objectif TEXT,
+                etat TEXT NOT NULL CHECK (etat IN ('cree', 'en_cours', 'termine')),
+                energie_requise INTEGER CHECK (energie_requise BETWEEN 1 AND 5),
+                temps_estime REAL CHECK (temps_estime >= 0),
+                temps_realise REAL CHECK (temps_realise >= 0),
+                streak_day INTEGER CHECK (streak_day >= 0),
+                steps_total INTEGER NOT NULL CHECK (steps_total >= 0),
+                steps_done INTEGER NOT NULL CHECK (steps_done BETWEEN 0 AND steps_total),
+                created_at_us INTEGER,
+                completed_at_us INTEGER,
+                import_seq INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX flows_user_date ON flows (user_id, date);
 
-        CREATE TABLE flow_contexts (
-            flow_id TEXT NOT NULL,
-            position INTEGER NOT NULL,
-            context TEXT NOT NULL,
-            PRIMARY KEY (flow_id, position)
-        ) STRICT, WITHOUT ROWID;
+            CREATE TABLE flow_contexts (
+                flow_id TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                context TEXT NOT NULL,
+                PRIMARY KEY (flow_id, position)
+            ) STRICT, WITHOUT ROWID;
 
-        CREATE TABLE tasks (
-            id TEXT NOT NULL PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            date TEXT NOT NULL,
-            libelle TEXT NOT NULL,
-            state TEXT NOT NULL CHECK (state IN ('a_faire', 'en_cours', 'terminee')),
-            contexte TEXT,
-            created_at_us INTEGER,
-            completed_at_us INTEGER,
-            import_seq INTEGER NOT NULL
-        ) STRICT;
-        CREATE INDEX tasks_user_date ON tasks (user_id, date);
+            CREATE TABLE tasks (
+                id TEXT NOT NULL PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                date TEXT NOT NULL,
+                libelle TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('a_faire', 'en_cours', 'terminee')),
+                contexte TEXT,
+                created_at_us INTEGER,
+                completed_at_us INTEGER,
+                import_seq INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX tasks_user_date ON tasks (user_id, date);
 
-        CREATE TABLE focus_sessions (
-            id TEXT NOT NULL PRIMARY KEY,
-            user_id TEXT NOT NULL,
-            started_at_us INTEGER NOT NULL,
-            total_seconds INTEGER NOT NULL CHECK (total_seconds > 0),
-            remaining_seconds INTEGER NOT NULL CHECK (remaining_seconds BETWEEN 0 AND total_seconds),
-            ended_at_us INTEGER,
-            import_seq INTEGER NOT NULL
-        ) STRICT;
-        CREATE INDEX focus_sessions_user_started ON focus_sessions (user_id, started_at_us);
+            CREATE TABLE focus_sessions (
+                id TEXT NOT NULL PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                started_at_us INTEGER NOT NULL,
+                total_seconds INTEGER NOT NULL CHECK (total_seconds > 0),
+                remaining_seconds INTEGER NOT NULL CHECK (remaining_seconds BETWEEN 0 AND total_seconds),
+                ended_at_us INTEGER,
+                import_seq INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX focus_sessions_user_started ON focus_sessions (user_id, started_at_us);
 
-        CREATE TABLE logins (
-            user_id TEXT NOT NULL,
-            at_us INTEGER NOT NULL,
-            import_seq INTEGER NOT NULL,
-            PRIMARY KEY (user_id, at_us)
-        ) STRICT, WITHOUT ROWID;
+            CREATE TABLE logins (
+                user_id TEXT NOT NULL,
+                at_us INTEGER NOT NULL,
+                import_seq INTEGER NOT NULL,
+                PRIMARY KEY (user_id, at_us)
+            ) STRICT, WITHOUT ROWID;
 
-        CREATE TABLE moods (
-            user_id TEXT NOT NULL,
-            date TEXT NOT NULL,
-            mood INTEGER NOT NULL CHECK (mood BETWEEN 1 AND 5),
-            note TEXT,
-            import_seq INTEGER NOT NULL,
-            PRIMARY KEY (user_id, date)
-        ) STRICT, WITHOUT ROWID;
-        """)
+            CREATE TABLE moods (
+                user_id TEXT NOT NULL,
+                date TEXT NOT NULL,
+                mood INTEGER NOT NULL CHECK (mood BETWEEN 1 AND 5),
+                note TEXT,
+                import_seq INTEGER NOT NULL,
+                PRIMARY KEY (user_id, date)
+            ) STRICT, WITHOUT ROWID;
+            """)
 
     /// Every habits migration, oldest first.
     public static let migrations: [Migration] = [version1, HabitsStreakStateSchema.version2]

@@ -82,8 +82,10 @@ enum HabitsScore {
     /// - Parameters:
     ///   - flowProgress: Σ over the flows dated on the day of (1 if `termine`, else done/total steps).
     ///   - focusSeconds: Σ (totalSeconds − remainingSeconds) of the sessions started on the day.
-    static func score(tasksPlanned: Int, tasksDone: Int, flows: Int, flowProgress: ExactSum,
-                      focusSeconds: Int64, morningLogin: Bool) -> Int {
+    static func score(
+        tasksPlanned: Int, tasksDone: Int, flows: Int, flowProgress: ExactSum,
+        focusSeconds: Int64, morningLogin: Bool
+    ) -> Int {
         var value = ExactSum()
         // T = min(1, done / planned), or 1 when something was done without a plan.
         if tasksPlanned > 0 {

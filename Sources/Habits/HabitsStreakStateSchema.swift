@@ -40,19 +40,25 @@ public enum HabitsStreakStateSchema {
     private static func triggers(table: String, columns: [String], earliest: (String) -> String) -> String {
         let changed = columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
         return """
-        CREATE TRIGGER \(table)_streak_state_insert AFTER INSERT ON \(table) BEGIN
-            \(invalidation("NEW", earliest: earliest("NEW")))
-        END;
-        CREATE TRIGGER \(table)_streak_state_update AFTER UPDATE ON \(table) WHEN \(changed) BEGIN
-            \(invalidation("OLD", earliest: earliest("OLD")))
-            \(invalidation("NEW", earliest: earliest("NEW")))
-        END;
-        CREATE TRIGGER \(table)_streak_state_delete AFTER DELETE ON \(table) BEGIN
-            \(invalidation("OLD", earliest: earliest("OLD")))
-        END;
+            CREATE TRIGGER \(table)_streak_state_insert AFTER INSERT ON \(table) BEGIN
+                \(invalidation("NEW", earliest: earliest("NEW")))
+            END;
+            CREATE TRIGGER \(table)_streak_state_update AFTER UPDATE ON \(table) WHEN \(changed) BEGIN
+                \(invalidation("OLD", earliest: earliest("OLD")))
+                \(invalidation("NEW", earliest: earliest("NEW")))
+            END;
+            CREATE TRIGGER \(table)_streak_state_delete AFTER DELETE ON \(table) BEGIN
+                \(invalidation("OLD", earliest: earliest("OLD")))
+            END;
 
-        """
+            """
     }
+
+    private static let focusSessionColumns = [
+        "user_id", "started_at_us", "total_seconds", "remaining_seconds", "ended_at_us",
+    ]
+    private static let focusSessionTriggers = triggers(
+        table: "focus_sessions", columns: focusSessionColumns, earliest: { earliestDay($0 + ".started_at_us") })
 
     /// The state table and the completion indexes, the same on both backends.
     private static let stateTable = """
@@ -76,25 +82,25 @@ public enum HabitsStreakStateSchema {
             WHERE etat = 'termine' AND completed_at_us IS NOT NULL;
         """
 
-    public static let version2 = Migration(domain: "habits", version: 2, sql: stateTable + """
+    public static let version2 = Migration(
+        domain: "habits", version: 2,
+        sql: stateTable + """
 
-        \(triggers(table: "tasks", columns: ["user_id", "date", "state", "completed_at_us"], earliest: dayOfRecord))
-        \(triggers(table: "flows", columns: ["user_id", "date", "etat", "completed_at_us"], earliest: dayOfRecord))
-        \(triggers(table: "focus_sessions", columns: [
-            "user_id", "started_at_us", "total_seconds", "remaining_seconds", "ended_at_us",
-        ], earliest: { earliestDay($0 + ".started_at_us") }))
-        CREATE TRIGGER users_streak_state_insert AFTER INSERT ON users BEGIN
-            DELETE FROM habits_streak_state WHERE user_id = NEW.id;
-        END;
-        CREATE TRIGGER users_streak_state_update AFTER UPDATE ON users
-            WHEN OLD.id IS NOT NEW.id OR OLD.timezone IS NOT NEW.timezone BEGIN
-            DELETE FROM habits_streak_state WHERE user_id = OLD.id;
-            DELETE FROM habits_streak_state WHERE user_id = NEW.id;
-        END;
-        CREATE TRIGGER users_streak_state_delete AFTER DELETE ON users BEGIN
-            DELETE FROM habits_streak_state WHERE user_id = OLD.id;
-        END;
-        """, postgresql: stateTable + "\n" + postgresqlTriggers)
+            \(triggers(table: "tasks", columns: ["user_id", "date", "state", "completed_at_us"], earliest: dayOfRecord))
+            \(triggers(table: "flows", columns: ["user_id", "date", "etat", "completed_at_us"], earliest: dayOfRecord))
+            \(focusSessionTriggers)
+            CREATE TRIGGER users_streak_state_insert AFTER INSERT ON users BEGIN
+                DELETE FROM habits_streak_state WHERE user_id = NEW.id;
+            END;
+            CREATE TRIGGER users_streak_state_update AFTER UPDATE ON users
+                WHEN OLD.id IS NOT NEW.id OR OLD.timezone IS NOT NEW.timezone BEGIN
+                DELETE FROM habits_streak_state WHERE user_id = OLD.id;
+                DELETE FROM habits_streak_state WHERE user_id = NEW.id;
+            END;
+            CREATE TRIGGER users_streak_state_delete AFTER DELETE ON users BEGIN
+                DELETE FROM habits_streak_state WHERE user_id = OLD.id;
+            END;
+            """, postgresql: stateTable + "\n" + postgresqlTriggers)
 
     /// The same triggers on PostgreSQL: one plpgsql function per table (`LEAST` for SQLite's scalar
     /// `min`, `IS DISTINCT FROM` for `IS NOT`).
@@ -106,28 +112,34 @@ public enum HabitsStreakStateSchema {
                     + (earliest.map { " AND through_day >= \($0(row))" } ?? "") + ";"
             }
             return """
-            CREATE FUNCTION \(table)_streak_state() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP = 'UPDATE' AND NOT (\(changed)) THEN RETURN NULL; END IF;
-                IF TG_OP IN ('UPDATE', 'DELETE') THEN \(invalidate("OLD")) END IF;
-                IF TG_OP IN ('INSERT', 'UPDATE') THEN \(invalidate("NEW")) END IF;
-                RETURN NULL;
-            END $$;
-            CREATE TRIGGER \(table)_streak_state AFTER INSERT OR UPDATE OR DELETE ON \(table)
-                FOR EACH ROW EXECUTE FUNCTION \(table)_streak_state();
+                CREATE FUNCTION \(table)_streak_state() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF TG_OP = 'UPDATE' AND NOT (\(changed)) THEN RETURN NULL; END IF;
+                    IF TG_OP IN ('UPDATE', 'DELETE') THEN \(invalidate("OLD")) END IF;
+                    IF TG_OP IN ('INSERT', 'UPDATE') THEN \(invalidate("NEW")) END IF;
+                    RETURN NULL;
+                END $$;
+                CREATE TRIGGER \(table)_streak_state AFTER INSERT OR UPDATE OR DELETE ON \(table)
+                    FOR EACH ROW EXECUTE FUNCTION \(table)_streak_state();
 
-            """
+                """
         }
         let dayOfRecord = { (row: String) in
             "LEAST(\(dateDay(row + ".date")), coalesce(\(earliestDay(row + ".completed_at_us")), \(dateDay(row + ".date"))))"
         }
-        return function(table: "tasks", columns: ["user_id", "date", "state", "completed_at_us"], user: "user_id",
-                        earliest: dayOfRecord)
-            + function(table: "flows", columns: ["user_id", "date", "etat", "completed_at_us"], user: "user_id",
-                       earliest: dayOfRecord)
-            + function(table: "focus_sessions", columns: ["user_id", "started_at_us", "total_seconds",
-                                                          "remaining_seconds", "ended_at_us"],
-                       user: "user_id", earliest: { earliestDay($0 + ".started_at_us") })
+        return function(
+            table: "tasks", columns: ["user_id", "date", "state", "completed_at_us"], user: "user_id",
+            earliest: dayOfRecord)
+            + function(
+                table: "flows", columns: ["user_id", "date", "etat", "completed_at_us"], user: "user_id",
+                earliest: dayOfRecord)
+            + function(
+                table: "focus_sessions",
+                columns: [
+                    "user_id", "started_at_us", "total_seconds",
+                    "remaining_seconds", "ended_at_us",
+                ],
+                user: "user_id", earliest: { earliestDay($0 + ".started_at_us") })
             + function(table: "users", columns: ["id", "timezone"], user: "id", earliest: nil)
     }
 }

@@ -40,7 +40,8 @@ struct HabitsStreakStateStore {
 
     /// The states before `first`, by user id (inside the report's read transaction).
     func load(before first: Day) throws -> [String: HabitsCachedState] {
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             SELECT user_id, through_day, last_record_day, consistency, last_active_day, run, best_streak,
                    best_start, best_end, latest_session_end_us
             FROM habits_streak_state WHERE day_start = ?1 AND through_day < ?2
@@ -65,7 +66,8 @@ struct HabitsStreakStateStore {
         guard !checkpoints.isEmpty, let dataVersion else { return }
         try? database.transaction {
             guard try database.scalarInt("PRAGMA data_version") == dataVersion else { return }
-            let upsert = try database.prepare("""
+            let upsert = try database.prepare(
+                """
                 INSERT INTO habits_streak_state (user_id, day_start, through_day, last_record_day, consistency,
                     last_active_day, run, best_streak, best_start, best_end, latest_session_end_us)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)

@@ -28,8 +28,10 @@ enum HabitsTimeline {
 
     /// Walks the user's days through `to`, fills each day's `streak`, and calls `emit` with each
     /// day of [from, to] that has facts, its facts and its consistency.
-    static func walk(_ days: inout HabitsUserDays, from: Day, to: Day,
-                     emit: (Day, HabitsDayFacts, Double) throws -> Void) rethrows -> HabitsStreakSummary {
+    static func walk(
+        _ days: inout HabitsUserDays, from: Day, to: Day,
+        emit: (Day, HabitsDayFacts, Double) throws -> Void
+    ) rethrows -> HabitsStreakSummary {
         var state = HabitsWalkState()
         return try walk(&days, from: from, to: to, resuming: &state, checkpoint: nil, emit: emit).summary
     }
@@ -42,14 +44,21 @@ enum HabitsTimeline {
     /// bit for bit those of the full walk: consistency only depends on the active days (an
     /// inactive step from 0 stays exactly 0, so stepping the days between records or skipping
     /// them while 0 are the same).
-    static func walk(_ days: inout HabitsUserDays, from: Day, to: Day, resuming state: inout HabitsWalkState,
-                     checkpoint: Int?, emit: (Day, HabitsDayFacts, Double) throws -> Void) rethrows
-        -> (summary: HabitsStreakSummary, checkpoint: HabitsWalkState?) {
+    static func walk(
+        _ days: inout HabitsUserDays, from: Day, to: Day, resuming state: inout HabitsWalkState,
+        checkpoint: Int?, emit: (Day, HabitsDayFacts, Double) throws -> Void
+    ) rethrows
+        -> (summary: HabitsStreakSummary, checkpoint: HabitsWalkState?)
+    {
         var activeDays = 0
         var saved: HabitsWalkState?
         let resumedAfter = state.throughDay
         let wantsCheckpoint: Bool
-        if let checkpoint { wantsCheckpoint = resumedAfter.map { checkpoint > $0 } ?? true } else { wantsCheckpoint = false }
+        if let checkpoint {
+            wantsCheckpoint = resumedAfter.map { checkpoint > $0 } ?? true
+        } else {
+            wantsCheckpoint = false
+        }
         for ordinal in days.orderedDays(through: to) {
             if let resumedAfter, ordinal <= resumedAfter { continue }
             guard var facts = days[ordinal] else { continue }

@@ -85,8 +85,10 @@ struct HabitsTotals: Sendable {
             Figure("badges", .integer(badges), .integer),
         ]
         for (index, badge) in HabitsBadges.all.enumerated() {
-            figures.append(Figure("badges_" + badge.name, .integer(badgeCounts[index]), .integer,
-                                  title: "Badges: " + HabitsBadges.words(badge.name)))
+            figures.append(
+                Figure(
+                    "badges_" + badge.name, .integer(badgeCounts[index]), .integer,
+                    title: "Badges: " + HabitsBadges.words(badge.name)))
         }
         figures.append(Figure("median_current_streak", .number(medianCurrentStreak), .decimal(places: 1)))
         figures.append(Figure("max_best_streak", .integer(maxBestStreak), .integer))

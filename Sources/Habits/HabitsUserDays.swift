@@ -30,8 +30,9 @@ struct HabitsDayFacts {
     }
 
     var score: Int {
-        HabitsScore.score(tasksPlanned: tasksPlanned, tasksDone: tasksDone, flows: flows, flowProgress: flowProgress,
-                          focusSeconds: focusSeconds, morningLogin: morningLogin)
+        HabitsScore.score(
+            tasksPlanned: tasksPlanned, tasksDone: tasksDone, flows: flows, flowProgress: flowProgress,
+            focusSeconds: focusSeconds, morningLogin: morningLogin)
     }
 }
 

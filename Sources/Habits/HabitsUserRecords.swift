@@ -73,16 +73,19 @@ final class HabitsRecordReader {
     init(database: Database) throws {
         self.database = database
         user = try database.prepare("SELECT timezone FROM users WHERE id = ?")
-        tasks = try database.prepare("""
+        tasks = try database.prepare(
+            """
             SELECT unixepoch(date) / 86400, state = 'terminee', completed_at_us FROM tasks WHERE user_id = ?
             """)
-        flows = try database.prepare("""
+        flows = try database.prepare(
+            """
             SELECT f.id, unixepoch(f.date) / 86400, f.etat = 'termine', f.steps_total, f.steps_done,
                    f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
             FROM flows f LEFT JOIN flow_contexts c ON c.flow_id = f.id AND f.etat = 'termine'
             WHERE f.user_id = ? ORDER BY f.id, c.position
             """)
-        sessions = try database.prepare("""
+        sessions = try database.prepare(
+            """
             SELECT id, started_at_us, total_seconds, remaining_seconds, ended_at_us
             FROM focus_sessions WHERE user_id = ? ORDER BY started_at_us, id
             """)
@@ -93,7 +96,8 @@ final class HabitsRecordReader {
     /// Every user id with at least one record of activity, or `only` when given; byte order.
     func userIds(only: String?) throws -> [String] {
         if let only { return try hasAnything(only) ? [only] : [] }
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             SELECT user_id FROM tasks UNION SELECT user_id FROM flows UNION SELECT user_id FROM focus_sessions
             UNION SELECT user_id FROM logins UNION SELECT user_id FROM moods ORDER BY 1
             """)
@@ -109,7 +113,8 @@ final class HabitsRecordReader {
         if only != nil { return try userIds(only: only) }
         var ids = Set<String>()
         for table in ["tasks", "flows", "focus_sessions", "logins", "moods"] {
-            let statement = try database.prepare("""
+            let statement = try database.prepare(
+                """
                 WITH RECURSIVE seen(id) AS (
                     SELECT min(user_id) FROM \(table)
                     UNION ALL
@@ -123,7 +128,8 @@ final class HabitsRecordReader {
 
     /// Whether the id has a `users` record or any activity record (for `--user`).
     func hasAnything(_ userId: String) throws -> Bool {
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1) OR EXISTS (SELECT 1 FROM tasks WHERE user_id = ?1)
                 OR EXISTS (SELECT 1 FROM flows WHERE user_id = ?1) OR EXISTS (SELECT 1 FROM focus_sessions WHERE user_id = ?1)
                 OR EXISTS (SELECT 1 FROM logins WHERE user_id = ?1) OR EXISTS (SELECT 1 FROM moods WHERE user_id = ?1)
@@ -144,8 +150,10 @@ final class HabitsRecordReader {
         records.tasks.removeAll(keepingCapacity: true)
         try tasks.bind(key)
         while try tasks.step() {
-            records.tasks.append(.init(date: Day(ordinal: Int(tasks.int64(0))), done: tasks.int64(1) != 0,
-                                       completedAt: tasks.int64OrNil(2)))
+            records.tasks.append(
+                .init(
+                    date: Day(ordinal: Int(tasks.int64(0))), done: tasks.int64(1) != 0,
+                    completedAt: tasks.int64OrNil(2)))
         }
 
         records.flows.removeAll(keepingCapacity: true)
@@ -157,19 +165,22 @@ final class HabitsRecordReader {
                 if let context { records.flows[last].contexts.append(context) }
                 continue
             }
-            records.flows.append(.init(
-                id: id, date: Day(ordinal: Int(flows.int64(1))), done: flows.int64(2) != 0,
-                stepsTotal: flows.int64(3), stepsDone: flows.int64(4), estimatedMinutes: flows.doubleOrNil(5) ?? 0,
-                realisedMinutes: flows.doubleOrNil(6) ?? 0, streakDay: flows.int64OrNil(7),
-                completedAt: flows.int64OrNil(8), contexts: context.map { [$0] } ?? []))
+            records.flows.append(
+                .init(
+                    id: id, date: Day(ordinal: Int(flows.int64(1))), done: flows.int64(2) != 0,
+                    stepsTotal: flows.int64(3), stepsDone: flows.int64(4), estimatedMinutes: flows.doubleOrNil(5) ?? 0,
+                    realisedMinutes: flows.doubleOrNil(6) ?? 0, streakDay: flows.int64OrNil(7),
+                    completedAt: flows.int64OrNil(8), contexts: context.map { [$0] } ?? []))
         }
 
         records.sessions.removeAll(keepingCapacity: true)
         try sessions.bind(key)
         while try sessions.step() {
-            records.sessions.append(.init(id: sessions.string(0), startedAt: sessions.int64(1),
-                                          totalSeconds: sessions.int64(2), remainingSeconds: sessions.int64(3),
-                                          endedAt: sessions.int64OrNil(4)))
+            records.sessions.append(
+                .init(
+                    id: sessions.string(0), startedAt: sessions.int64(1),
+                    totalSeconds: sessions.int64(2), remainingSeconds: sessions.int64(3),
+                    endedAt: sessions.int64OrNil(4)))
         }
 
         records.logins.removeAll(keepingCapacity: true)

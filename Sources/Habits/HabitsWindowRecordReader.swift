@@ -24,7 +24,8 @@ final class HabitsWindowRecordReader {
 
     init(database: Database) throws {
         user = try database.prepare("SELECT timezone FROM users WHERE id = ?")
-        tasks = try database.prepare("""
+        tasks = try database.prepare(
+            """
             SELECT unixepoch(date) / 86400, state = 'terminee', completed_at_us FROM tasks
             WHERE user_id = ?1 AND date BETWEEN ?2 AND ?3
             UNION ALL
@@ -32,7 +33,8 @@ final class HabitsWindowRecordReader {
             WHERE user_id = ?1 AND state = 'terminee' AND completed_at_us IS NOT NULL
               AND completed_at_us >= ?4 AND completed_at_us < ?5 AND date NOT BETWEEN ?2 AND ?3
             """)
-        flows = try database.prepare("""
+        flows = try database.prepare(
+            """
             SELECT f.id, unixepoch(f.date) / 86400, f.etat = 'termine', f.steps_total, f.steps_done,
                    f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
             FROM flows f LEFT JOIN flow_contexts c ON c.flow_id = f.id AND f.etat = 'termine'
@@ -43,14 +45,17 @@ final class HabitsWindowRecordReader {
                   AND completed_at_us >= ?4 AND completed_at_us < ?5)
             ORDER BY f.id, c.position
             """)
-        sessions = try database.prepare("""
+        sessions = try database.prepare(
+            """
             SELECT id, started_at_us, total_seconds, remaining_seconds, ended_at_us FROM focus_sessions
             WHERE user_id = ?1 AND started_at_us >= ?2 AND started_at_us < ?3 ORDER BY started_at_us, id
             """)
-        logins = try database.prepare("""
+        logins = try database.prepare(
+            """
             SELECT at_us FROM logins WHERE user_id = ?1 AND at_us >= ?2 AND at_us < ?3 ORDER BY at_us
             """)
-        moods = try database.prepare("""
+        moods = try database.prepare(
+            """
             SELECT unixepoch(date) / 86400, mood FROM moods WHERE user_id = ?1 AND date BETWEEN ?2 AND ?3
             """)
     }
@@ -59,8 +64,10 @@ final class HabitsWindowRecordReader {
     /// Returns false, reading nothing more, when the window cannot give the full read's figures:
     /// a user without a `users` record (`unknown_user` counts their whole history) or one whose
     /// sessions before the window may still be open in it (the overlap check needs them).
-    func read(_ userId: String, after state: HabitsCachedState, through last: Day,
-              into records: inout HabitsUserRecords) throws -> Bool {
+    func read(
+        _ userId: String, after state: HabitsCachedState, through last: Day,
+        into records: inout HabitsUserRecords
+    ) throws -> Bool {
         let window = HabitsWindow(after: state.walk.throughDay ?? 0, through: last)
         if let end = state.latestSessionEnd, end > window.startMicroseconds { return false }
         let key = SQLValue.text(userId)
@@ -76,8 +83,10 @@ final class HabitsWindowRecordReader {
         records.tasks.removeAll(keepingCapacity: true)
         try tasks.bind([key] + dates + instants)
         while try tasks.step() {
-            records.tasks.append(.init(date: Day(ordinal: Int(tasks.int64(0))), done: tasks.int64(1) != 0,
-                                       completedAt: tasks.int64OrNil(2)))
+            records.tasks.append(
+                .init(
+                    date: Day(ordinal: Int(tasks.int64(0))), done: tasks.int64(1) != 0,
+                    completedAt: tasks.int64OrNil(2)))
         }
 
         records.flows.removeAll(keepingCapacity: true)
@@ -89,19 +98,22 @@ final class HabitsWindowRecordReader {
                 if let context { records.flows[last].contexts.append(context) }
                 continue
             }
-            records.flows.append(.init(
-                id: id, date: Day(ordinal: Int(flows.int64(1))), done: flows.int64(2) != 0,
-                stepsTotal: flows.int64(3), stepsDone: flows.int64(4), estimatedMinutes: flows.doubleOrNil(5) ?? 0,
-                realisedMinutes: flows.doubleOrNil(6) ?? 0, streakDay: flows.int64OrNil(7),
-                completedAt: flows.int64OrNil(8), contexts: context.map { [$0] } ?? []))
+            records.flows.append(
+                .init(
+                    id: id, date: Day(ordinal: Int(flows.int64(1))), done: flows.int64(2) != 0,
+                    stepsTotal: flows.int64(3), stepsDone: flows.int64(4), estimatedMinutes: flows.doubleOrNil(5) ?? 0,
+                    realisedMinutes: flows.doubleOrNil(6) ?? 0, streakDay: flows.int64OrNil(7),
+                    completedAt: flows.int64OrNil(8), contexts: context.map { [$0] } ?? []))
         }
 
         records.sessions.removeAll(keepingCapacity: true)
         try sessions.bind([key] + instants)
         while try sessions.step() {
-            records.sessions.append(.init(id: sessions.string(0), startedAt: sessions.int64(1),
-                                          totalSeconds: sessions.int64(2), remainingSeconds: sessions.int64(3),
-                                          endedAt: sessions.int64OrNil(4)))
+            records.sessions.append(
+                .init(
+                    id: sessions.string(0), startedAt: sessions.int64(1),
+                    totalSeconds: sessions.int64(2), remainingSeconds: sessions.int64(3),
+                    endedAt: sessions.int64OrNil(4)))
         }
 
         records.logins.removeAll(keepingCapacity: true)

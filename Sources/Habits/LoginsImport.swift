@@ -21,8 +21,9 @@ public final class LoginsImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(Upsert.sql(
-            table: "logins", columns: ["user_id", "at_us", "import_seq"], key: ["user_id", "at_us"]))
+        upsert = try database.prepare(
+            Upsert.sql(
+                table: "logins", columns: ["user_id", "at_us", "import_seq"], key: ["user_id", "at_us"]))
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> LoginRecord { try LoginRecord(record) }

@@ -24,14 +24,17 @@ public final class MoodsImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(Upsert.sql(
-            table: "moods", columns: ["user_id", "date", "mood", "note", "import_seq"], key: ["user_id", "date"]))
+        upsert = try database.prepare(
+            Upsert.sql(
+                table: "moods", columns: ["user_id", "date", "mood", "note", "import_seq"], key: ["user_id", "date"]))
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> MoodRecord { try MoodRecord(record) }
 
     public func store(_ mood: MoodRecord, sequence: Int64) throws {
-        try upsert.bind([.text(mood.userId), .day(mood.date), .integer(mood.mood), .optional(mood.note), .integer(sequence)])
+        try upsert.bind([
+            .text(mood.userId), .day(mood.date), .integer(mood.mood), .optional(mood.note), .integer(sequence),
+        ])
         try upsert.run()
     }
 }

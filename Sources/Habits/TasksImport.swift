@@ -40,9 +40,13 @@ public final class TasksImporter: KindImporter {
     private let upsert: Statement
 
     public init(database: Database) throws {
-        upsert = try database.prepare(Upsert.sql(table: "tasks", columns: [
-            "id", "user_id", "date", "libelle", "state", "contexte", "created_at_us", "completed_at_us", "import_seq",
-        ], key: ["id"]))
+        upsert = try database.prepare(
+            Upsert.sql(
+                table: "tasks",
+                columns: [
+                    "id", "user_id", "date", "libelle", "state", "contexte", "created_at_us", "completed_at_us",
+                    "import_seq",
+                ], key: ["id"]))
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> TaskRecord { try TaskRecord(record) }

@@ -10,11 +10,15 @@ public enum FileDigest {
     /// The file's SHA-256 as lower-case hex, and its size in bytes.
     public static func sha256(path: String) throws -> (hex: String, size: Int64) {
         let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw Failure(description: "\(path): cannot open (\(String(cString: strerror(errno))))") }
+        guard descriptor >= 0 else {
+            throw Failure(description: "\(path): cannot open (\(String(cString: strerror(errno))))")
+        }
         defer { close(descriptor) }
         guard let context = EVP_MD_CTX_new() else { throw Failure(description: "\(path): cannot start SHA-256") }
         defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { throw Failure(description: "\(path): cannot start SHA-256") }
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+            throw Failure(description: "\(path): cannot start SHA-256")
+        }
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
@@ -27,11 +31,15 @@ public enum FileDigest {
             }
             if count == 0 { break }
             size += Int64(count)
-            guard EVP_DigestUpdate(context, buffer, count) == 1 else { throw Failure(description: "\(path): SHA-256 failed") }
+            guard EVP_DigestUpdate(context, buffer, count) == 1 else {
+                throw Failure(description: "\(path): SHA-256 failed")
+            }
         }
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
-        guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else { throw Failure(description: "\(path): SHA-256 failed") }
+        guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else {
+            throw Failure(description: "\(path): SHA-256 failed")
+        }
         let hexDigits = Array("0123456789abcdef".utf8)
         var hex = [UInt8]()
         hex.reserveCapacity(64)

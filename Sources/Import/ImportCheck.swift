@@ -9,8 +9,10 @@ extension Importer {
     /// What an import would add is the store side: upserts by key (a later record replacing an
     /// earlier one is not an error), and the tables' CHECK constraints, which the validation
     /// already enforces field by field. Counts, messages and `--strict` are those of the import.
-    func checkOnce(_ entry: ImportFiles.Entry, kind: ExportKind, module: ImportModule,
-                   jsonLines: Bool) throws -> FileOutcome {
+    func checkOnce(
+        _ entry: ImportFiles.Entry, kind: ExportKind, module: ImportModule,
+        jsonLines: Bool
+    ) throws -> FileOutcome {
         let compressed = entry.fileName.lowercased().hasSuffix(".gz")
         let file = try FileByteSource(path: entry.path)
         let source: ByteSource = compressed ? try GzipByteSource(file, name: entry.displayName) : file
@@ -26,8 +28,10 @@ extension Importer {
                     let now = DispatchTime.now().uptimeNanoseconds
                     if now - lastProgress > 250_000_000 {
                         lastProgress = now
-                        progress(Progress(file: entry.displayName, records: outcome.records,
-                                          bytes: compressed ? nil : file.size.map { (reader.bytesConsumed, $0) }))
+                        progress(
+                            Progress(
+                                file: entry.displayName, records: outcome.records,
+                                bytes: compressed ? nil : file.size.map { (reader.bytesConsumed, $0) }))
                     }
                 }
                 guard case .failure(let rejection) = record.result else {
@@ -46,7 +50,8 @@ extension Importer {
             outcome.layout = reader.layout
             if let emptiness = reader.emptiness {
                 outcome.layout = nil
-                outcome.warnings.append(emptiness.rawValue + ": no records; a crashed or interrupted export leaves such files")
+                outcome.warnings.append(
+                    emptiness.rawValue + ": no records; a crashed or interrupted export leaves such files")
             }
         } catch let syntax as JSONSyntaxError {
             outcome.status = .failed(reason: "malformed JSON: \(syntax); nothing of this file was stored")

@@ -51,7 +51,9 @@ public enum ImportFiles {
         for name in names where !name.hasPrefix(".") {
             let child = relative.isEmpty ? name : relative + "/" + name
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder + "/" + child, isDirectory: &isDirectory) else { continue }
+            guard FileManager.default.fileExists(atPath: folder + "/" + child, isDirectory: &isDirectory) else {
+                continue
+            }
             if isDirectory.boolValue {
                 try walk(folder: folder, relative: child, into: &result)
             } else if exportExtensions.contains(where: { name.lowercased().hasSuffix($0) }) {

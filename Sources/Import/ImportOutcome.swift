@@ -47,8 +47,11 @@ public struct Rejection: Error, Sendable, Equatable {
     /// `record 17 (id 1042): field starts_at: invalid date "2016-13-42"`: where in the file, and why.
     public var detail: String {
         var text = "record \(position)"
-        if let line { text += " (line \(line)" + (recordId.map { ", id \($0)" } ?? "") + ")" }
-        else if let recordId { text += " (id \(recordId))" }
+        if let line {
+            text += " (line \(line)" + (recordId.map { ", id \($0)" } ?? "") + ")"
+        } else if let recordId {
+            text += " (id \(recordId))"
+        }
         return text + ": " + FieldError(field: field, value: value, rule: rule).description
     }
 

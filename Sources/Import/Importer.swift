@@ -59,25 +59,41 @@ public final class Importer {
 
     public func importFile(_ entry: ImportFiles.Entry) -> FileOutcome {
         guard let kind = options.kind ?? kinds.detect(fileName: entry.fileName) else {
-            return FileOutcome(file: entry.displayName, kind: nil, status: .failed(
-                reason: "cannot tell the kind of file from its name; names start with one of: \(kinds.knownNames); or use --kind NAME"))
+            return FileOutcome(
+                file: entry.displayName, kind: nil,
+                status: .failed(
+                    reason:
+                        "cannot tell the kind of file from its name; names start with one of: \(kinds.knownNames); or use --kind NAME"
+                ))
         }
         guard let module = modules[kind.domain] else {
-            return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: "no importer for \(kind.name)"))
+            return FileOutcome(
+                file: entry.displayName, kind: kind, status: .failed(reason: "no importer for \(kind.name)"))
         }
         let digest: (hex: String, size: Int64)
         do { digest = try FileDigest.sha256(path: entry.path) } catch {
             return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: "\(error)"))
         }
         if digest.size == 0 && options.refuseEmptyFiles {
-            return FileOutcome(file: entry.displayName, kind: kind, status: .failed(
-                reason: "the file is empty (0 bytes), as a crashed or interrupted export leaves it; export it again; nothing of this file was stored"))
+            return FileOutcome(
+                file: entry.displayName, kind: kind,
+                status: .failed(
+                    reason:
+                        "the file is empty (0 bytes), as a crashed or interrupted export leaves it; export it again; nothing of this file was stored"
+                ))
         }
         if !options.force && !options.checkOnly {
             do {
-                if let previous = try database.rows("SELECT file, finished_at FROM import_log WHERE sha256 = ? ORDER BY id DESC LIMIT 1", [.text(digest.hex)]).first {
-                    return FileOutcome(file: entry.displayName, kind: kind, status: .skipped(
-                        reason: "same content (SHA-256) as \(previous[0].string ?? "?") imported \(previous[1].string ?? "?"); use --force to import it again"))
+                if let previous = try database.rows(
+                    "SELECT file, finished_at FROM import_log WHERE sha256 = ? ORDER BY id DESC LIMIT 1",
+                    [.text(digest.hex)]
+                ).first {
+                    return FileOutcome(
+                        file: entry.displayName, kind: kind,
+                        status: .skipped(
+                            reason:
+                                "same content (SHA-256) as \(previous[0].string ?? "?") imported \(previous[1].string ?? "?"); use --force to import it again"
+                        ))
                 }
             } catch {
                 return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: describe(error)))
@@ -95,11 +111,15 @@ public final class Importer {
                     continue
                 }
                 let prefix = notAWrapper.isFollowedByObject ? "malformed JSON: " : ""
-                return FileOutcome(file: entry.displayName, kind: kind, status: .failed(
-                    reason: prefix + notAWrapper.description + "; nothing of this file was stored"))
+                return FileOutcome(
+                    file: entry.displayName, kind: kind,
+                    status: .failed(
+                        reason: prefix + notAWrapper.description + "; nothing of this file was stored"))
             } catch let layoutError as JSONLayoutError {
-                return FileOutcome(file: entry.displayName, kind: kind, status: .failed(
-                    reason: layoutError.message + "; nothing of this file was stored"))
+                return FileOutcome(
+                    file: entry.displayName, kind: kind,
+                    status: .failed(
+                        reason: layoutError.message + "; nothing of this file was stored"))
             } catch let failure as FileFailure where failure.strict && !jsonLines && startsWithObjectLines(entry) {
                 // The first line looked like a wrapper and its "records" were rejected, but the
                 // file is JSON Lines: --strict judges its real records.
@@ -108,7 +128,9 @@ public final class Importer {
                 return failure.outcome
             } catch let error as JSONReadError {
                 // The outcome already names the file.
-                return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: error.message + "; nothing of this file was stored"))
+                return FileOutcome(
+                    file: entry.displayName, kind: kind,
+                    status: .failed(reason: error.message + "; nothing of this file was stored"))
             } catch {
                 return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: describe(error)))
             }
@@ -133,23 +155,31 @@ public final class Importer {
         var strict = false
     }
 
-    private func importOnce(_ entry: ImportFiles.Entry, kind: ExportKind, module: ImportModule,
-                            digest: (hex: String, size: Int64), jsonLines: Bool) throws -> FileOutcome {
+    private func importOnce(
+        _ entry: ImportFiles.Entry, kind: ExportKind, module: ImportModule,
+        digest: (hex: String, size: Int64), jsonLines: Bool
+    ) throws -> FileOutcome {
         let compressed = entry.fileName.lowercased().hasSuffix(".gz")
         let file = try FileByteSource(path: entry.path)
         let source: ByteSource = compressed ? try GzipByteSource(file, name: entry.displayName) : file
         let importer = try module.makeImporter(kind, database)
-        let reader = RecordPipeline(reader: JSONRecordReader(source: source, jsonLines: jsonLines), validate: importer.validate)
+        let reader = RecordPipeline(
+            reader: JSONRecordReader(source: source, jsonLines: jsonLines), validate: importer.validate)
         defer { reader.close() }
         var outcome = FileOutcome(file: entry.displayName, kind: kind, status: .imported)
         let started = Importer.now()
         do {
             try database.transaction {
-                let importId = try database.insertReturningId("INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at, forced) VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, ?)",
-                                 [.text(entry.displayName), .text(kind.name), .integer(digest.size), .text(digest.hex),
-                                  .text(started), .text(started), .integer(options.force ? 1 : 0)])
+                let importId = try database.insertReturningId(
+                    "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at, forced) VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, ?)",
+                    [
+                        .text(entry.displayName), .text(kind.name), .integer(digest.size), .text(digest.hex),
+                        .text(started), .text(started), .integer(options.force ? 1 : 0),
+                    ])
                 let deferred = digest.size >= options.bulkIndexBytes ? try dropSecondaryIndexes(of: kind.name) : []
-                let insertReject = try database.prepare("INSERT INTO import_rejects (import_id, position, line, record_id, field, value, rule) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                let insertReject = try database.prepare(
+                    "INSERT INTO import_rejects (import_id, position, line, record_id, field, value, rule) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                )
                 var lastProgress = DispatchTime.now().uptimeNanoseconds
                 while let record = try reader.next() {
                     outcome.records += 1
@@ -164,16 +194,19 @@ public final class Importer {
                     if let rejection {
                         outcome.rejected += 1
                         if options.strict {
-                            outcome.status = .failed(reason: rejection.detail + "; --strict: nothing of this file was stored")
+                            outcome.status = .failed(
+                                reason: rejection.detail + "; --strict: nothing of this file was stored")
                             throw FileFailure(outcome: outcome, strict: true)
                         }
                         if outcome.rejectMessages.count < options.messagesPerFile {
                             outcome.rejectMessages.append(rejection.message(file: entry.displayName))
                         }
-                        try insertReject.bind([.integer(importId), .integer(Int64(rejection.position)),
-                                               rejection.line.map { .integer(Int64($0)) } ?? .null,
-                                               rejection.recordId.map(SQLValue.text) ?? .null,
-                                               .text(rejection.field), .text(rejection.value), .text(rejection.rule)])
+                        try insertReject.bind([
+                            .integer(importId), .integer(Int64(rejection.position)),
+                            rejection.line.map { .integer(Int64($0)) } ?? .null,
+                            rejection.recordId.map(SQLValue.text) ?? .null,
+                            .text(rejection.field), .text(rejection.value), .text(rejection.rule),
+                        ])
                         try insertReject.run()
                     } else {
                         outcome.accepted += 1
@@ -182,8 +215,10 @@ public final class Importer {
                         let now = DispatchTime.now().uptimeNanoseconds
                         if now - lastProgress > 250_000_000 {
                             lastProgress = now
-                            progress(Progress(file: entry.displayName, records: outcome.records,
-                                              bytes: compressed ? nil : (reader.bytesConsumed, digest.size)))
+                            progress(
+                                Progress(
+                                    file: entry.displayName, records: outcome.records,
+                                    bytes: compressed ? nil : (reader.bytesConsumed, digest.size)))
                         }
                     }
                 }
@@ -191,13 +226,17 @@ public final class Importer {
                 outcome.layout = reader.layout
                 if let emptiness = reader.emptiness {
                     outcome.layout = nil
-                    outcome.warnings.append(emptiness.rawValue + ": no records; a crashed or interrupted export leaves such files")
+                    outcome.warnings.append(
+                        emptiness.rawValue + ": no records; a crashed or interrupted export leaves such files")
                 }
-                try database.run("UPDATE import_log SET records = ?, accepted = ?, rejected = ?, finished_at = ?, layout = ?, records_member = ? WHERE id = ?",
-                                 [.integer(Int64(outcome.records)), .integer(Int64(outcome.accepted)),
-                                  .integer(Int64(outcome.rejected)), .text(Importer.now()),
-                                  outcome.layout.map { .text($0.name) } ?? .text("empty"),
-                                  outcome.layout?.recordsMember.map(SQLValue.text) ?? .null, .integer(importId)])
+                try database.run(
+                    "UPDATE import_log SET records = ?, accepted = ?, rejected = ?, finished_at = ?, layout = ?, records_member = ? WHERE id = ?",
+                    [
+                        .integer(Int64(outcome.records)), .integer(Int64(outcome.accepted)),
+                        .integer(Int64(outcome.rejected)), .text(Importer.now()),
+                        outcome.layout.map { .text($0.name) } ?? .text("empty"),
+                        outcome.layout?.recordsMember.map(SQLValue.text) ?? .null, .integer(importId),
+                    ])
             }
         } catch let syntax as JSONSyntaxError {
             outcome.status = .failed(reason: "malformed JSON: \(syntax); nothing of this file was stored")

@@ -72,8 +72,10 @@ public struct ImportModule: Sendable {
     /// Prepares the statements of one kind's importer on a connection.
     public let makeImporter: @Sendable (ExportKind, Database) throws -> ErasedKindImporter
 
-    public init(domain: DomainName, kinds: [ExportKind], migrations: [Migration],
-                makeImporter: @escaping @Sendable (ExportKind, Database) throws -> ErasedKindImporter) {
+    public init(
+        domain: DomainName, kinds: [ExportKind], migrations: [Migration],
+        makeImporter: @escaping @Sendable (ExportKind, Database) throws -> ErasedKindImporter
+    ) {
         self.domain = domain
         self.kinds = kinds
         self.migrations = migrations

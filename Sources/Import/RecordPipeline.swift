@@ -32,8 +32,10 @@ final class RecordPipeline: @unchecked Sendable {
     private let validate: @Sendable (JSONValue) throws(FieldError) -> ValidatedRecord
 
     /// Starts reading at once on a new thread.
-    init(reader: JSONRecordReader, validate: @escaping @Sendable (JSONValue) throws(FieldError) -> ValidatedRecord,
-         batchSize: Int = 256, maximumBatches: Int = 8) {
+    init(
+        reader: JSONRecordReader, validate: @escaping @Sendable (JSONValue) throws(FieldError) -> ValidatedRecord,
+        batchSize: Int = 256, maximumBatches: Int = 8
+    ) {
         self.batchSize = batchSize
         self.maximumBatches = maximumBatches
         self.validate = validate
@@ -124,16 +126,22 @@ final class RecordPipeline: @unchecked Sendable {
     private func check(_ record: JSONRecord) -> Item {
         switch record.value {
         case .failure(let syntax):
-            return Item(index: record.index, line: record.line, result: .failure(Rejection(
-                position: record.index, line: record.line, recordId: nil, field: "(record)", value: "",
-                rule: "invalid JSON: \(syntax.message) at byte \(syntax.byteOffset)")))
+            return Item(
+                index: record.index, line: record.line,
+                result: .failure(
+                    Rejection(
+                        position: record.index, line: record.line, recordId: nil, field: "(record)", value: "",
+                        rule: "invalid JSON: \(syntax.message) at byte \(syntax.byteOffset)")))
         case .success(let value):
             do {
                 return Item(index: record.index, line: record.line, result: .success(try validate(value)))
             } catch {
-                return Item(index: record.index, line: record.line, result: .failure(Rejection(
-                    position: record.index, line: record.line, recordId: RecordReader.looseId(value),
-                    field: error.field, value: error.value, rule: error.rule)))
+                return Item(
+                    index: record.index, line: record.line,
+                    result: .failure(
+                        Rejection(
+                            position: record.index, line: record.line, recordId: RecordReader.looseId(value),
+                            field: error.field, value: error.value, rule: error.rule)))
             }
         }
     }

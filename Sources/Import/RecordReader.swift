@@ -75,13 +75,17 @@ public struct RecordReader: Sendable {
     /// A non-empty string or an integer, kept as text: `1042` and `"1042"` are the same id.
     public func id(_ key: String) throws(FieldError) -> String {
         let value = try required(key)
-        guard let text = RecordReader.idText(value) else { throw fail(key, value, "invalid id (a non-empty string or an integer)") }
+        guard let text = RecordReader.idText(value) else {
+            throw fail(key, value, "invalid id (a non-empty string or an integer)")
+        }
         return text
     }
 
     public func optionalId(_ key: String) throws(FieldError) -> String? {
         guard let value = value(key) else { return nil }
-        guard let text = RecordReader.idText(value) else { throw fail(key, value, "invalid id (a non-empty string or an integer)") }
+        guard let text = RecordReader.idText(value) else {
+            throw fail(key, value, "invalid id (a non-empty string or an integer)")
+        }
         return text
     }
 
@@ -121,17 +125,23 @@ public struct RecordReader: Sendable {
 
     /// One of `allowed`, compared after Unicode canonical equivalence (Swift's `==`), returned as
     /// the canonical spelling; `aliases` maps accepted variants (`terminé`) to it (`termine`).
-    public func enumeration(_ key: String, _ allowed: [String], aliases: [String: String] = [:]) throws(FieldError) -> String {
+    public func enumeration(
+        _ key: String, _ allowed: [String], aliases: [String: String] = [:]
+    ) throws(FieldError) -> String {
         let value = try required(key)
         return try enumerationValue(key, value, allowed, aliases: aliases)
     }
 
-    public func optionalEnumeration(_ key: String, _ allowed: [String], aliases: [String: String] = [:]) throws(FieldError) -> String? {
+    public func optionalEnumeration(
+        _ key: String, _ allowed: [String], aliases: [String: String] = [:]
+    ) throws(FieldError) -> String? {
         guard let value = value(key) else { return nil }
         return try enumerationValue(key, value, allowed, aliases: aliases)
     }
 
-    private func enumerationValue(_ key: String, _ value: JSONValue, _ allowed: [String], aliases: [String: String]) throws(FieldError) -> String {
+    private func enumerationValue(
+        _ key: String, _ value: JSONValue, _ allowed: [String], aliases: [String: String]
+    ) throws(FieldError) -> String {
         if case .string(let text) = value {
             for candidate in allowed where candidate == text { return candidate }
             for (alias, canonical) in aliases where alias == text { return canonical }
@@ -153,13 +163,19 @@ public struct RecordReader: Sendable {
 
     func integerValue(_ key: String, _ value: JSONValue, _ range: ClosedRange<Int64>?) throws(FieldError) -> Int64 {
         if case .number(_, let literal) = value, RecordReader.isIntegerLiteral(literal) {
-            throw fail(key, value, literal.hasPrefix("-") ? "integer too small (less than \(Int64.min))"
-                : "integer too large (more than \(Int64.max))")
+            throw fail(
+                key, value,
+                literal.hasPrefix("-")
+                    ? "integer too small (less than \(Int64.min))"
+                    : "integer too large (more than \(Int64.max))")
         }
         guard case .integer(let number) = value else {
-            throw fail(key, value, range.map { "must be an integer " + RecordReader.describe($0) } ?? "must be an integer")
+            throw fail(
+                key, value, range.map { "must be an integer " + RecordReader.describe($0) } ?? "must be an integer")
         }
-        if let range, !range.contains(number) { throw fail(key, value, "must be an integer " + RecordReader.describe(range)) }
+        if let range, !range.contains(number) {
+            throw fail(key, value, "must be an integer " + RecordReader.describe(range))
+        }
         return number
     }
 
@@ -182,7 +198,10 @@ public struct RecordReader: Sendable {
         }
         guard number.isFinite else { throw fail(key, value, "number out of range") }
         if let range, !range.contains(number) {
-            throw fail(key, value, "must be a number from \(RecordReader.plain(range.lowerBound)) to \(RecordReader.plain(range.upperBound))")
+            throw fail(
+                key, value,
+                "must be a number from \(RecordReader.plain(range.lowerBound)) to \(RecordReader.plain(range.upperBound))"
+            )
         }
         return number
     }

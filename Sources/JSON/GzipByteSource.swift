@@ -46,7 +46,8 @@ public final class GzipByteSource: ByteSource {
             let status = inflate(&stream, Z_NO_FLUSH)
             switch status {
             case Z_OK:
-                if inputEnded && stream.avail_in == 0 && stream.avail_out == UInt32(min(buffer.count, Int(UInt32.max))) {
+                if inputEnded && stream.avail_in == 0 && stream.avail_out == UInt32(min(buffer.count, Int(UInt32.max)))
+                {
                     throw JSONReadError(path: name, message: "gzip data cut short (the file is truncated)")
                 }
             case Z_STREAM_END:

@@ -114,9 +114,11 @@ public struct NotAWrapper: Error, Sendable, Equatable, CustomStringConvertible {
     /// 120; a wrapper holds one array of records beside scalar or object members`.
     public var description: String {
         if isFollowedByObject {
-            return "another JSON value after the end of the object at byte \(byteOffset): a .json file holds one JSON document (name a JSON Lines file .jsonl)"
+            return
+                "another JSON value after the end of the object at byte \(byteOffset): a .json file holds one JSON document (name a JSON Lines file .jsonl)"
         }
-        return "not a wrapper: \(reason) at byte \(byteOffset); a wrapper holds one array of records beside scalar or object members"
+        return
+            "not a wrapper: \(reason) at byte \(byteOffset); a wrapper holds one array of records beside scalar or object members"
     }
 }
 

@@ -42,8 +42,10 @@ extension JSONRecordCursor {
         case .string: what = "a string " + value.excerpt(limit: 30)
         default: what = "the number " + value.excerpt(limit: 30)
         }
-        return JSONLayoutError(message: "a JSON value, not records: the file holds \(what); records come in an array, a wrapper object or JSON Lines",
-                               byteOffset: at)
+        return JSONLayoutError(
+            message:
+                "a JSON value, not records: the file holds \(what); records come in an array, a wrapper object or JSON Lines",
+            byteOffset: at)
     }
 
     /// Whether the file is JSON Lines although its name is not `.jsonl`: its first non-blank line

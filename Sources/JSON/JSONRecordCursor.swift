@@ -85,7 +85,8 @@ struct JSONRecordCursor {
                 guard let byte = try scanner.significantByte() else { throw try scanner.endOfInput() }
                 if byte == UInt8(ascii: "]") {
                     scanner.position += 1
-                    state = inWrapper ? .wrapperMembers(first: false, recordsSeen: true) : .trailing(afterWrapper: false)
+                    state =
+                        inWrapper ? .wrapperMembers(first: false, recordsSeen: true) : .trailing(afterWrapper: false)
                     continue
                 }
                 if !first {
@@ -115,8 +116,10 @@ struct JSONRecordCursor {
     private mutating func nextElement(inWrapper: Bool) throws -> JSONRecord {
         guard let byte = try scanner.significantByte() else { throw try scanner.endOfInput() }
         if inWrapper && byte != UInt8(ascii: "{"), let kind = JSONRecordCursor.kindOfValue(startingWith: byte) {
-            throw NotAWrapper(reason: "element \(recordCount + 1) of member \(JSONRecordCursor.quoted(layout?.recordsMember ?? "")) is \(kind), not an object",
-                              byteOffset: scanner.offset)
+            throw NotAWrapper(
+                reason:
+                    "element \(recordCount + 1) of member \(JSONRecordCursor.quoted(layout?.recordsMember ?? "")) is \(kind), not an object",
+                byteOffset: scanner.offset)
         }
         let recordStart = scanner.offset
         let value = try scanner.parseValue(recordStart: recordStart)
@@ -131,7 +134,10 @@ struct JSONRecordCursor {
         guard let byte = try scanner.significantByte() else { throw try scanner.endOfInput() }
         if byte == UInt8(ascii: "}") {
             if !recordsSeen {
-                let reason = firstObjectMember.map { "member \(JSONRecordCursor.quoted($0)) is an object, and no member is an array of records" }
+                let reason =
+                    firstObjectMember.map {
+                        "member \(JSONRecordCursor.quoted($0)) is an object, and no member is an array of records"
+                    }
                     ?? "no member is an array of records"
                 throw NotAWrapper(reason: reason, byteOffset: scanner.offset)
             }
@@ -147,8 +153,10 @@ struct JSONRecordCursor {
         guard let valueByte = try scanner.significantByte() else { throw try scanner.endOfInput() }
         if valueByte == UInt8(ascii: "[") {
             if let recordsMember = layout?.recordsMember {
-                throw NotAWrapper(reason: "members \(JSONRecordCursor.quoted(recordsMember)) and \(JSONRecordCursor.quoted(key)) are both arrays",
-                                  byteOffset: scanner.offset)
+                throw NotAWrapper(
+                    reason:
+                        "members \(JSONRecordCursor.quoted(recordsMember)) and \(JSONRecordCursor.quoted(key)) are both arrays",
+                    byteOffset: scanner.offset)
             }
             scanner.position += 1
             layout = .wrapper(key: key)
@@ -170,10 +178,12 @@ struct JSONRecordCursor {
         while true {
             if let byte = try scanner.significantByte() {
                 if afterNewline && byte == UInt8(ascii: "{") {
-                    throw NotAWrapper(reason: "another object follows", byteOffset: scanner.offset, isFollowedByObject: true)
+                    throw NotAWrapper(
+                        reason: "another object follows", byteOffset: scanner.offset, isFollowedByObject: true)
                 }
                 let unexpected = try scanner.unexpectedCharacter()
-                throw JSONSyntaxError(message: unexpected.message + " after the end of the object", byteOffset: unexpected.byteOffset)
+                throw JSONSyntaxError(
+                    message: unexpected.message + " after the end of the object", byteOffset: unexpected.byteOffset)
             }
             guard try scanner.peek() == 0x0A else { return }
             scanner.position += 1
@@ -231,10 +241,13 @@ struct JSONRecordCursor {
     }
 
     /// The bad line as one failed record, and the reader moved to the start of the next line.
-    private mutating func rejectLine(_ syntaxError: JSONSyntaxError, line recordLine: Int, start: Int) throws -> JSONRecord {
+    private mutating func rejectLine(
+        _ syntaxError: JSONSyntaxError, line recordLine: Int, start: Int
+    ) throws -> JSONRecord {
         if try scanner.skipLine() { line += 1 }
-        return JSONRecord(index: recordCount, line: recordLine, byteOffset: start,
-                          value: .failure(syntaxError.onLine(recordLine)))
+        return JSONRecord(
+            index: recordCount, line: recordLine, byteOffset: start,
+            value: .failure(syntaxError.onLine(recordLine)))
     }
 
     // MARK: Byte order mark

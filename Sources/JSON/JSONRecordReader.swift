@@ -52,14 +52,17 @@ public final class JSONRecordReader {
     ///   - maxRecordBytes: the longest record accepted, so that one huge line or element cannot
     ///     exhaust memory as a tree.
     ///   - bufferSize: the fixed read buffer (tests use tiny ones to split every token).
-    public init(source: ByteSource, jsonLines: Bool, maxDepth: Int = 512, maxStringBytes: Int = 16 << 20,
-                maxRecordBytes: Int = 64 << 20, bufferSize: Int = 64 << 10) {
+    public init(
+        source: ByteSource, jsonLines: Bool, maxDepth: Int = 512, maxStringBytes: Int = 16 << 20,
+        maxRecordBytes: Int = 64 << 20, bufferSize: Int = 64 << 10
+    ) {
         let capacity = max(1, bufferSize)
         buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + JSONScanner.padding)
         buffer.initialize(repeating: 0, count: capacity + JSONScanner.padding)
         let leadingBytes = LeadingBytesSource(source)
-        let scanner = JSONScanner(source: leadingBytes, bytes: buffer, capacity: capacity, maxDepth: max(0, maxDepth),
-                                  maxStringBytes: max(0, maxStringBytes), maxRecordBytes: max(0, maxRecordBytes))
+        let scanner = JSONScanner(
+            source: leadingBytes, bytes: buffer, capacity: capacity, maxDepth: max(0, maxDepth),
+            maxStringBytes: max(0, maxStringBytes), maxRecordBytes: max(0, maxRecordBytes))
         cursor = JSONRecordCursor(scanner: scanner, jsonLines: jsonLines, leadingBytes: leadingBytes)
     }
 

@@ -42,7 +42,7 @@ extension JSONScanner {
     static func isNumberByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
-             UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+            UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
             return true
         default:
             return false
@@ -57,7 +57,8 @@ extension JSONScanner {
         func isDigit(_ at: Int) -> Bool { at < count && run[at] >= 0x30 && run[at] <= 0x39 }
         func invalid(at: Int) -> JSONSyntaxError {
             if at == count && endsInput {
-                return error(lineMode && !reachedEnd ? "unexpected end of line" : "unexpected end of file", at: start + count)
+                return error(
+                    lineMode && !reachedEnd ? "unexpected end of line" : "unexpected end of file", at: start + count)
             }
             return error("invalid number '\(String(decoding: run.prefix(40), as: UTF8.self))'", at: start)
         }
@@ -76,7 +77,9 @@ extension JSONScanner {
         }
         if run[index] == UInt8(ascii: "0") {
             index += 1
-            if isDigit(index) { throw error("leading zero in number '\(String(decoding: run.prefix(40), as: UTF8.self))'", at: start) }
+            if isDigit(index) {
+                throw error("leading zero in number '\(String(decoding: run.prefix(40), as: UTF8.self))'", at: start)
+            }
         } else {
             while isDigit(index) {
                 accumulate(run[index])
@@ -126,7 +129,9 @@ extension JSONScanner {
         let scale = exponent - fractionDigits
         if exact && significand <= 1 << 53 && scale >= -22 && scale <= 22 {
             let magnitude = Double(significand)
-            let value = scale < 0 ? magnitude / JSONScanner.exactPowersOfTen[-scale]
+            let value =
+                scale < 0
+                ? magnitude / JSONScanner.exactPowersOfTen[-scale]
                 : magnitude * JSONScanner.exactPowersOfTen[scale]
             return .number(negative ? -value : value, literal: literal)
         }

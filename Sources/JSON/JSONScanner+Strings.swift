@@ -11,7 +11,9 @@ extension JSONScanner {
             let count = end - start
             position = end + 1
             if count == 0 { return "" }
-            if count <= JSONSmallStringCache.maximumCount { return smallStrings.string(at: bytes + start, count: count) }
+            if count <= JSONSmallStringCache.maximumCount {
+                return smallStrings.string(at: bytes + start, count: count)
+            }
             return String(decoding: UnsafeBufferPointer(start: bytes + start, count: count), as: UTF8.self)
         }
         return try parseStringSlowly()
@@ -28,7 +30,8 @@ extension JSONScanner {
             let index = JSONScanner.plainRunEnd(bytes, from: position, to: limit)
             if index > segmentStart {
                 if scratch.count + (index - segmentStart) > maxStringBytes { throw tooLong(at: quoteOffset) }
-                scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + segmentStart, count: index - segmentStart))
+                scratch.append(
+                    contentsOf: UnsafeBufferPointer(start: bytes + segmentStart, count: index - segmentStart))
             }
             position = index
             if index == limit {
@@ -72,8 +75,9 @@ extension JSONScanner {
                 let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
                 let quotes = word ^ (ones &* 0x22)
                 let backslashes = word ^ (ones &* 0x5C)
-                let special = (((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
-                    | (word &- ones &* 0x20) | word) & highBits
+                let special =
+                    (((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+                        | (word &- ones &* 0x20) | word) & highBits
                 if special == 0 {
                     index += 8
                     continue
@@ -120,7 +124,9 @@ extension JSONScanner {
             }
             if (0xD800...0xDBFF).contains(unit) {
                 // The low half must follow at once as another \u escape.
-                guard try escapeByte(quoteOffset: quoteOffset) == 0x5C else { throw loneSurrogate(unit, at: escapeOffset) }
+                guard try escapeByte(quoteOffset: quoteOffset) == 0x5C else {
+                    throw loneSurrogate(unit, at: escapeOffset)
+                }
                 position += 1
                 guard try escapeByte(quoteOffset: quoteOffset) == UInt8(ascii: "u") else {
                     throw loneSurrogate(unit, at: escapeOffset)

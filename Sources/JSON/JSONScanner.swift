@@ -45,8 +45,10 @@ struct JSONScanner {
     var openArrays: [[JSONValue]] = []
     var openObjects: [(members: [JSONObject.Member], pendingKey: String)] = []
 
-    init(source: ByteSource, bytes: UnsafeMutablePointer<UInt8>, capacity: Int,
-         maxDepth: Int, maxStringBytes: Int, maxRecordBytes: Int) {
+    init(
+        source: ByteSource, bytes: UnsafeMutablePointer<UInt8>, capacity: Int,
+        maxDepth: Int, maxStringBytes: Int, maxRecordBytes: Int
+    ) {
         self.source = source
         self.bytes = bytes
         self.capacity = capacity
@@ -163,7 +165,7 @@ struct JSONScanner {
         if scalar.isASCII { return describe(UInt8(scalar.value)) }
         switch scalar.properties.generalCategory {
         case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .unassigned,
-             .privateUse, .surrogate, .nonspacingMark, .enclosingMark:
+            .privateUse, .surrogate, .nonspacingMark, .enclosingMark:
             return "U+" + hex(scalar.value, digits: 4)
         default:
             return "'\(Character(scalar))'"
@@ -178,6 +180,8 @@ struct JSONScanner {
 
 /// memchr, typed.
 @inline(__always)
-private func memoryFind(_ start: UnsafeMutablePointer<UInt8>, _ byte: UInt8, _ count: Int) -> UnsafeMutablePointer<UInt8>? {
+private func memoryFind(
+    _ start: UnsafeMutablePointer<UInt8>, _ byte: UInt8, _ count: Int
+) -> UnsafeMutablePointer<UInt8>? {
     memchr(start, Int32(byte), count)?.assumingMemoryBound(to: UInt8.self)
 }

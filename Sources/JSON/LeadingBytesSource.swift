@@ -45,7 +45,9 @@ final class LeadingBytesSource: ByteSource {
     /// nor 0xFE or 0xFF at all.
     static func foreignEncoding(_ bytes: [UInt8]) -> String? {
         if bytes.count >= 4 {
-            if bytes[0...3] == [0x00, 0x00, 0xFE, 0xFF] || bytes[0...3] == [0xFF, 0xFE, 0x00, 0x00] { return "UTF-32" }
+            if bytes[0...3] == [0x00, 0x00, 0xFE, 0xFF] || bytes[0...3] == [0xFF, 0xFE, 0x00, 0x00] {
+                return "UTF-32"
+            }
             if bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0 && bytes[3] != 0 { return "UTF-32" }
             if bytes[0] != 0 && bytes[1] == 0 && bytes[2] == 0 && bytes[3] == 0 { return "UTF-32" }
         }

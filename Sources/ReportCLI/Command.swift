@@ -23,7 +23,8 @@ public struct CommandContext {
     /// `--busy-timeout`, else `$REPORT_BUSY_TIMEOUT`, else 60 s, in milliseconds for SQLite: how long
     /// a command waits for a lock another process holds before failing with a clear message.
     public func busyTimeoutMilliseconds() throws(UsageError) -> Int32 {
-        let (text, source): (String?, String) = arguments.value("busy-timeout").map { ($0, "--busy-timeout") }
+        let (text, source): (String?, String) =
+            arguments.value("busy-timeout").map { ($0, "--busy-timeout") }
             ?? (environment["REPORT_BUSY_TIMEOUT"].flatMap { $0.isEmpty ? nil : $0 }, "$REPORT_BUSY_TIMEOUT")
         guard let text else { return Int32(Self.defaultBusyTimeoutSeconds * 1000) }
         guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {

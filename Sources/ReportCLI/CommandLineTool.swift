@@ -17,15 +17,19 @@ public enum CommandLineTool {
             + modules.map(ReportCommand.entry) + [CommandEntry(NightlyCommand.self)]
     }
 
-    public static func run(_ arguments: [String], modules: [DomainModule], console: Console = .standard(),
-                           environment: [String: String] = ProcessInfo.processInfo.environment) -> ExitCode {
+    public static func run(
+        _ arguments: [String], modules: [DomainModule], console: Console = .standard(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> ExitCode {
         let commands = commands(modules)
         guard let first = arguments.first else {
             console.error(HelpFormatter.overview(commands: commands.map { $0.spec }).trimmingTrailingNewline())
             return .usage
         }
         if first == "--help" || first == "-h" || first == "help" {
-            if first == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+            if first == "help", arguments.count > 1,
+                let command = commands.first(where: { $0.spec.name == arguments[1] })
+            {
                 console.output(HelpFormatter.help(for: command.spec))
             } else {
                 console.output(HelpFormatter.overview(commands: commands.map { $0.spec }))
@@ -39,8 +43,10 @@ public enum CommandLineTool {
         guard let command = commands.first(where: { $0.spec.name == first }) else {
             let names = commands.map { $0.spec.name }
             let hint = Suggestion.clause(for: first, among: names)
-            console.error("report: unknown command \"\(first)\"" + (hint.isEmpty
-                ? "; commands: \(names.joined(separator: ", ")); see `report --help`" : hint))
+            console.error(
+                "report: unknown command \"\(first)\""
+                    + (hint.isEmpty
+                        ? "; commands: \(names.joined(separator: ", ")); see `report --help`" : hint))
             return .usage
         }
         var databasePath = "the database"
@@ -51,7 +57,8 @@ public enum CommandLineTool {
                 return .success
             }
             console.quiet = parsed.flag("quiet")
-            let context = CommandContext(arguments: parsed, console: console, environment: environment, modules: modules)
+            let context = CommandContext(
+                arguments: parsed, console: console, environment: environment, modules: modules)
             databasePath = context.databasePath
             return try command.run(context)
         } catch {
@@ -68,7 +75,8 @@ public enum CommandLineTool {
     /// The one line for a failure: a database problem (locked, read-only, damaged, full) says
     /// which database and what to do; anything else is already written for the user.
     static func describe(_ error: any Error, database: String) -> String {
-        let text = (error as? any StoreFailure)?.advice(database: StoreLocation.display(database)) ?? String(describing: error)
+        let text =
+            (error as? any StoreFailure)?.advice(database: StoreLocation.display(database)) ?? String(describing: error)
         return text.oneLine()
     }
 }
@@ -80,9 +88,17 @@ extension String {
         guard contains(where: \.isNewline) else { return self }
         var result = ""
         for character in self {
-            if character == "\r\n" { result += "\\r\\n" } else if character == "\n" { result += "\\n" }
-            else if character == "\r" { result += "\\r" } else if character.isNewline { result += " " }
-            else { result.append(character) }
+            if character == "\r\n" {
+                result += "\\r\\n"
+            } else if character == "\n" {
+                result += "\\n"
+            } else if character == "\r" {
+                result += "\\r"
+            } else if character.isNewline {
+                result += " "
+            } else {
+                result.append(character)
+            }
         }
         return result
     }

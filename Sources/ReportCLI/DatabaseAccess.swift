@@ -27,8 +27,9 @@ enum DatabaseAccess {
         }
         let database = try Database(path: path, mode: mode, busyTimeoutMilliseconds: busyTimeout)
         if !(try Schema.pendingSteps(database, Schema.core + context.modules.flatMap(\.migrations))).isEmpty {
-            throw CommandFailure("\(database.path): the database's schema is older than this release; "
-                + "import with this release (`report import PATH...`) to bring it up to date")
+            throw CommandFailure(
+                "\(database.path): the database's schema is older than this release; "
+                    + "import with this release (`report import PATH...`) to bring it up to date")
         }
         return database
     }

@@ -14,7 +14,8 @@ extension HelpFormatter {
         ]
         let width = (commands.map(\.name.count).max() ?? 0) + 2
         for command in commands {
-            lines.append("  " + command.name + String(repeating: " ", count: width - command.name.count) + command.abstract)
+            lines.append(
+                "  " + command.name + String(repeating: " ", count: width - command.name.count) + command.abstract)
         }
         lines.append("")
         lines.append("  See `report COMMAND --help` for a command's options; `report --version` for the version.")

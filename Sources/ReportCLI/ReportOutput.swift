@@ -32,7 +32,8 @@ enum ReportOutput {
         .flag("xlsx", help: "Write the XLSX workbook."),
         .flag("csv", help: "Write the CSV tables (one folder per report)."),
         .flag("md", help: "Write the Markdown report and its charts (SVG and PNG)."),
-        .value("output", "DIR", short: "o", help: "The folder for the files (default: Reports/, created when missing)."),
+        .value(
+            "output", "DIR", short: "o", help: "The folder for the files (default: Reports/, created when missing)."),
         .flag("bom", help: "Start CSV files with a UTF-8 byte order mark (for Excel)."),
         .value("table", "NAME", help: "Write only this CSV table, to standard output (for a dashboard loader)."),
     ]
@@ -45,7 +46,9 @@ enum ReportOutput {
             // --table prints one CSV table and writes no file: asking for files too is a mistake
             // that would otherwise pass in silence (issue 12).
             if arguments.flag("xlsx") || arguments.flag("md") {
-                throw UsageError("--table prints one CSV table to standard output and writes no file; drop --xlsx and --md, or drop --table")
+                throw UsageError(
+                    "--table prints one CSV table to standard output and writes no file; drop --xlsx and --md, or drop --table"
+                )
             }
             let writer = CSVWriter(options: csvOptions)
             if name == "summary", report.table(named: name) == nil {
@@ -54,7 +57,8 @@ enum ReportOutput {
             }
             guard let table = report.table(named: name), table.outputs.contains(.csv) else {
                 let names = report.tables.filter { $0.outputs.contains(.csv) }.map(\.name) + ["summary"]
-                throw UsageError("--table: no CSV table \"\(name)\" in this report; tables: \(names.joined(separator: ", "))")
+                throw UsageError(
+                    "--table: no CSV table \"\(name)\" in this report; tables: \(names.joined(separator: ", "))")
             }
             try context.console.withOutputSink { try writer.writeTable(table, to: $0) }
             return .success
@@ -64,7 +68,9 @@ enum ReportOutput {
         }
         let formats = (xlsx: arguments.flag("xlsx"), csv: arguments.flag("csv"), md: arguments.flag("md"))
         guard formats.xlsx || formats.csv || formats.md else {
-            if arguments.value("output") != nil { throw UsageError("-o/--output needs a format: --xlsx, --csv or --md") }
+            if arguments.value("output") != nil {
+                throw UsageError("-o/--output needs a format: --xlsx, --csv or --md")
+            }
             let markdown = MarkdownWriter().render(report, links: .none).markdown  // no picture file is written
             try context.console.withOutputSink { try $0.write(markdown) }
             return .success
@@ -79,8 +85,10 @@ enum ReportOutput {
     /// Writes the report's files in the given formats into `directory`: the URLs written (workbook
     /// first) and the first error. Every format is attempted even when one fails, so a broken
     /// workbook does not cost the CSV tables. Shared by the report commands and `report nightly`.
-    static func writeFiles(_ report: Report, formats: (xlsx: Bool, csv: Bool, md: Bool), csvOptions: CSVOptions,
-                           to directory: URL) throws -> (written: [URL], failure: (any Error)?) {
+    static func writeFiles(
+        _ report: Report, formats: (xlsx: Bool, csv: Bool, md: Bool), csvOptions: CSVOptions,
+        to directory: URL
+    ) throws -> (written: [URL], failure: (any Error)?) {
         // The workbook (libxlsxwriter, single-threaded) is written on a second thread while the CSV
         // and Markdown files are written on this one: the formats are independent, and the rows of
         // a Report can be read by several writers at once.
@@ -91,7 +99,8 @@ enum ReportOutput {
                 workbook.set(Result { try XLSXWriter().write(report, into: directory) })
             }
         }
-        let writers: [any ReportWriter] = (formats.csv ? [CSVWriter(options: csvOptions)] : [])
+        let writers: [any ReportWriter] =
+            (formats.csv ? [CSVWriter(options: csvOptions)] : [])
             + (formats.md ? [MarkdownWriter()] : [])
         var written: [URL] = []
         var firstError: (any Error)?

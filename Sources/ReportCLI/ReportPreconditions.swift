@@ -11,8 +11,9 @@ enum ReportPreconditions {
     /// fleet report does when no event was imported.
     static func requireData(of module: DomainModule, _ context: CommandContext) throws {
         guard try hasData(of: module, context) else {
-            throw CommandFailure("\(context.databasePath) holds no \(module.name) data; import its exports first ("
-                                 + module.kinds.map(\.name).joined(separator: ", ") + ")")
+            throw CommandFailure(
+                "\(context.databasePath) holds no \(module.name) data; import its exports first ("
+                    + module.kinds.map(\.name).joined(separator: ", ") + ")")
         }
     }
 

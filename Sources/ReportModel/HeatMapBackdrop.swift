@@ -36,8 +36,9 @@ public struct HeatMapBackdrop: Sendable, Equatable {
 
     public enum Shape: Sendable, Equatable {
         /// A rectangle; with `fromBottom` its `y` is its bottom edge (it grows upwards).
-        case rectangle(x: Length, y: Length, width: Length, height: Length, fill: String, stroke: String?,
-                       cornerRadius: Length?, fromBottom: Bool)
+        case rectangle(
+            x: Length, y: Length, width: Length, height: Length, fill: String, stroke: String?,
+            cornerRadius: Length?, fromBottom: Bool)
         case polygon([Point], fill: String, stroke: String?)
         case label(String, at: Point, size: Double, fill: String)
     }
@@ -57,9 +58,11 @@ public struct HeatMapBackdrop: Sendable, Equatable {
     /// Drawn in order, under the grid.
     public var shapes: [Shape]
 
-    public init(canvasHeight: Int, maximumCellWidth: Double, gridWidth: Double, gridHeight: Double, gridTop: Double,
-                cellOpacity: Double, frameMargins: (left: Double, top: Double, right: Double, bottom: Double),
-                shapes: [Shape]) {
+    public init(
+        canvasHeight: Int, maximumCellWidth: Double, gridWidth: Double, gridHeight: Double, gridTop: Double,
+        cellOpacity: Double, frameMargins: (left: Double, top: Double, right: Double, bottom: Double),
+        shapes: [Shape]
+    ) {
         self.canvasHeight = canvasHeight
         self.maximumCellWidth = maximumCellWidth
         self.gridWidth = gridWidth

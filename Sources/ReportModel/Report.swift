@@ -59,9 +59,11 @@ public struct HeatMap: Sendable, Equatable {
     /// The header of the row-label column (`Day`, `Row`), so every column has one.
     public var rowHeader: String
 
-    public init(title: String, rowLabels: [String], columnLabels: [String], cells: [[Double]],
-                backdrop: HeatMapBackdrop? = nil, fileStem: String, rowDays: [Day]? = nil, valueType: ColumnType = .integer,
-                rowHeader: String = "") {
+    public init(
+        title: String, rowLabels: [String], columnLabels: [String], cells: [[Double]],
+        backdrop: HeatMapBackdrop? = nil, fileStem: String, rowDays: [Day]? = nil, valueType: ColumnType = .integer,
+        rowHeader: String = ""
+    ) {
         self.title = title
         self.rowLabels = rowLabels
         self.columnLabels = columnLabels
@@ -94,10 +96,12 @@ public struct Report: Sendable {
     /// The version of the tool that made it (shown in Markdown).
     public var toolVersion: String
 
-    public init(kind: String, title: String, scope: String, asOf: Timestamp,
-                parameters: [(name: String, value: String)] = [], figures: [Figure] = [],
-                tables: [Table] = [], charts: [Chart] = [], heatMap: HeatMap? = nil,
-                notes: [String] = [], toolVersion: String = ReportVersion.current) {
+    public init(
+        kind: String, title: String, scope: String, asOf: Timestamp,
+        parameters: [(name: String, value: String)] = [], figures: [Figure] = [],
+        tables: [Table] = [], charts: [Chart] = [], heatMap: HeatMap? = nil,
+        notes: [String] = [], toolVersion: String = ReportVersion.current
+    ) {
         self.kind = kind
         self.title = title
         self.scope = scope

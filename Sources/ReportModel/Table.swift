@@ -66,8 +66,10 @@ public struct Table: Sendable {
     /// the sheet's last row then says that the whole table is in the CSV file.
     public var workbookRowLimit: Int?
 
-    public init(name: String, title: String? = nil, columns: [Column], rows: Rows,
-                outputs: Outputs = .all, markdownLimit: Int = 10, caption: String? = nil) {
+    public init(
+        name: String, title: String? = nil, columns: [Column], rows: Rows,
+        outputs: Outputs = .all, markdownLimit: Int = 10, caption: String? = nil
+    ) {
         self.name = name
         self.title = title ?? Column.humanize(name)
         self.columns = columns
@@ -77,10 +79,13 @@ public struct Table: Sendable {
         self.caption = caption
     }
 
-    public init(name: String, title: String? = nil, columns: [Column], rows: [[Value]],
-                outputs: Outputs = .all, markdownLimit: Int = 10, caption: String? = nil) {
-        self.init(name: name, title: title, columns: columns, rows: Rows(rows), outputs: outputs,
-                  markdownLimit: markdownLimit, caption: caption)
+    public init(
+        name: String, title: String? = nil, columns: [Column], rows: [[Value]],
+        outputs: Outputs = .all, markdownLimit: Int = 10, caption: String? = nil
+    ) {
+        self.init(
+            name: name, title: title, columns: columns, rows: Rows(rows), outputs: outputs,
+            markdownLimit: markdownLimit, caption: caption)
     }
 }
 

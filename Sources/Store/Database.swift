@@ -143,9 +143,10 @@ extension StoreLocation {
         }
         // A password can also come as a query parameter (`?password=…`).
         if let query = tail.firstIndex(of: "?") {
-            let parameters = tail[tail.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).map { parameter -> String in
-                parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
-            }
+            let parameters = tail[tail.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
+                .map { parameter -> String in
+                    parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
+                }
             tail = String(tail[..<query]) + "?" + parameters.joined(separator: "&")
         }
         return String(location[..<scheme.upperBound]) + authority + tail
@@ -165,7 +166,8 @@ extension StoreLocation {
             found.append(String(authority[authority.index(after: colon)..<at]))
         }
         if let query = rest.firstIndex(of: "?") {
-            for parameter in rest[rest.index(after: query)...].split(separator: "&") where parameter.lowercased().hasPrefix("password=") {
+            for parameter in rest[rest.index(after: query)...].split(separator: "&")
+            where parameter.lowercased().hasPrefix("password=") {
                 found.append(String(parameter.dropFirst("password=".count)))
             }
         }

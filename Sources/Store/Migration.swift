@@ -24,38 +24,42 @@ public struct Migration: Sendable {
 public enum Schema {
     /// The import bookkeeping every domain shares.
     public static let core: [Migration] = [
-        Migration(domain: "core", version: 1, sql: """
-            CREATE TABLE import_log (
-                id INTEGER PRIMARY KEY,
-                file TEXT NOT NULL,
-                kind TEXT NOT NULL,
-                size INTEGER NOT NULL,
-                sha256 TEXT NOT NULL,
-                records INTEGER NOT NULL,
-                accepted INTEGER NOT NULL,
-                rejected INTEGER NOT NULL,
-                started_at TEXT NOT NULL,
-                finished_at TEXT NOT NULL,
-                forced INTEGER NOT NULL DEFAULT 0
-            ) STRICT;
-            CREATE INDEX import_log_sha256 ON import_log(sha256);
-            CREATE TABLE import_rejects (
-                import_id INTEGER NOT NULL REFERENCES import_log(id),
-                position INTEGER NOT NULL,
-                line INTEGER,
-                record_id TEXT,
-                field TEXT NOT NULL,
-                value TEXT NOT NULL,
-                rule TEXT NOT NULL
-            ) STRICT;
-            CREATE INDEX import_rejects_import ON import_rejects(import_id);
-            """),
+        Migration(
+            domain: "core", version: 1,
+            sql: """
+                CREATE TABLE import_log (
+                    id INTEGER PRIMARY KEY,
+                    file TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    records INTEGER NOT NULL,
+                    accepted INTEGER NOT NULL,
+                    rejected INTEGER NOT NULL,
+                    started_at TEXT NOT NULL,
+                    finished_at TEXT NOT NULL,
+                    forced INTEGER NOT NULL DEFAULT 0
+                ) STRICT;
+                CREATE INDEX import_log_sha256 ON import_log(sha256);
+                CREATE TABLE import_rejects (
+                    import_id INTEGER NOT NULL REFERENCES import_log(id),
+                    position INTEGER NOT NULL,
+                    line INTEGER,
+                    record_id TEXT,
+                    field TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    rule TEXT NOT NULL
+                ) STRICT;
+                CREATE INDEX import_rejects_import ON import_rejects(import_id);
+                """),
         // How each file was laid out: `array`, `wrapper`, `json lines` or `empty`, and the wrapper's
         // member that held the records (issue 15). Rows of older imports keep NULL: not recorded then.
-        Migration(domain: "core", version: 2, sql: """
-            ALTER TABLE import_log ADD COLUMN layout TEXT;
-            ALTER TABLE import_log ADD COLUMN records_member TEXT;
-            """),
+        Migration(
+            domain: "core", version: 2,
+            sql: """
+                ALTER TABLE import_log ADD COLUMN layout TEXT;
+                ALTER TABLE import_log ADD COLUMN records_member TEXT;
+                """),
     ]
 
     /// Applies every step not yet applied, in one transaction. A database already up to date is
@@ -64,11 +68,16 @@ public enum Schema {
         if try pendingSteps(database, migrations).isEmpty { return }
         try database.transaction {
             let connection = database.connection
-            try database.execute(connection.schemaSQL("CREATE TABLE IF NOT EXISTS schema_migrations (domain TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (domain, version)) STRICT"))
+            try database.execute(
+                connection.schemaSQL(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations (domain TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (domain, version)) STRICT"
+                ))
             for step in try pendingSteps(database, migrations) {
                 let text = database.kind == .postgresql ? (step.postgresql ?? step.sql) : step.sql
                 try database.execute(connection.schemaSQL(text))
-                try database.run("INSERT INTO schema_migrations (domain, version) VALUES (?, ?)", [.text(step.domain), .integer(Int64(step.version))])
+                try database.run(
+                    "INSERT INTO schema_migrations (domain, version) VALUES (?, ?)",
+                    [.text(step.domain), .integer(Int64(step.version))])
             }
             try connection.markApplication()
         }
@@ -85,7 +94,9 @@ public enum Schema {
         }
         let known = Dictionary(migrations.map { ($0.domain, $0.version) }, uniquingKeysWith: max)
         for (domain, version) in applied.sorted(by: { $0.key < $1.key }) where version > known[domain] ?? 0 {
-            throw StoreError("\(database.path) was made by a newer release of report (\(domain) schema version \(version)); upgrade report")
+            throw StoreError(
+                "\(database.path) was made by a newer release of report (\(domain) schema version \(version)); upgrade report"
+            )
         }
         return migrations.sorted { ($0.domain, $0.version) < ($1.domain, $1.version) }
             .filter { $0.version > applied[$0.domain] ?? 0 }

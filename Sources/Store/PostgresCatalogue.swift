@@ -33,7 +33,8 @@ extension PostgresConnection {
 
     /// Indexes that back no constraint (a primary key stays), as `pg_get_indexdef` writes them.
     func secondaryIndexes(of table: String) throws -> [(name: String, sql: String)] {
-        try rows("""
+        try rows(
+            """
             SELECT i.relname, pg_catalog.pg_get_indexdef(x.indexrelid)
             FROM pg_catalog.pg_index x
             JOIN pg_catalog.pg_class i ON i.oid = x.indexrelid
@@ -41,7 +42,8 @@ extension PostgresConnection {
             WHERE t.relname = ? AND t.relnamespace = current_schema()::regnamespace
               AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k WHERE k.conindid = x.indexrelid)
             ORDER BY i.relname COLLATE "C"
-            """, [.text(table)]).compactMap { row in
+            """, [.text(table)]
+        ).compactMap { row in
             guard let name = row[0].string, let sql = row[1].string else { return nil }
             return (name, sql)
         }
@@ -57,7 +59,8 @@ extension PostgresConnection {
     /// immutable, so that a plan may use it) and the aggregate `TOTAL` (a double-precision sum that
     /// is 0.0 over no rows and never overflows: the money sums of bookings).
     func markApplication() throws {
-        try execute("""
+        try execute(
+            """
             CREATE OR REPLACE FUNCTION unixepoch(day text) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE
             AS $$ SELECT (day::date - DATE '1970-01-01')::bigint * 86400 $$;
             CREATE OR REPLACE AGGREGATE total(double precision) (SFUNC = float8pl, STYPE = double precision,

@@ -36,8 +36,12 @@ final class PostgresConnection: StoreConnection {
         }
         let connection = keywordPointers.withUnsafeMutableBufferPointer { keywordBuffer in
             valuePointers.withUnsafeMutableBufferPointer { valueBuffer in
-                keywordBuffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: keywordBuffer.count) { keywordBase in
-                    valueBuffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: valueBuffer.count) { valueBase in
+                keywordBuffer.baseAddress!.withMemoryRebound(
+                    to: UnsafePointer<CChar>?.self, capacity: keywordBuffer.count
+                ) { keywordBase in
+                    valueBuffer.baseAddress!.withMemoryRebound(
+                        to: UnsafePointer<CChar>?.self, capacity: valueBuffer.count
+                    ) { valueBase in
                         PQconnectdbParams(keywordBase, valueBase, 1)
                     }
                 }
@@ -49,13 +53,15 @@ final class PostgresConnection: StoreConnection {
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(connection))
             PQfinish(connection)
-            throw PostgresError(state: PostgresConnection.connectionState(message), message: PostgresConnection.scrub(message, secrets),
-                                location: location)
+            throw PostgresError(
+                state: PostgresConnection.connectionState(message), message: PostgresConnection.scrub(message, secrets),
+                location: location)
         }
         handle = connection
         report_pq_silence_notices(handle)
         do {
-            var settings = "SET client_encoding = 'UTF8'; SET extra_float_digits = 1; SET lock_timeout = \(max(1, busyTimeoutMilliseconds))"
+            var settings =
+                "SET client_encoding = 'UTF8'; SET extra_float_digits = 1; SET lock_timeout = \(max(1, busyTimeoutMilliseconds))"
             // A read-only open is not enforced by the session: `default_transaction_read_only`
             // would refuse even the TEMP table a fleet report sorts its rows in. On a server, what
             // a connection may write is the role's grants (docs/SCALE.md: a reporting role).
@@ -103,7 +109,8 @@ final class PostgresConnection: StoreConnection {
         if message.isEmpty { message = String(cString: PQerrorMessage(handle)) }
         if state.isEmpty && PQstatus(handle) != CONNECTION_OK { state = "08006" }
         if message.isEmpty { message = "the server closed the connection" }
-        return PostgresError(state: state, message: PostgresConnection.scrub(message, secrets), sql: sql, location: location)
+        return PostgresError(
+            state: state, message: PostgresConnection.scrub(message, secrets), sql: sql, location: location)
     }
 
     func prepare(_ sql: String) throws -> any StoreStatement { PostgresStatement(connection: self, sql: sql) }
@@ -132,7 +139,9 @@ final class PostgresConnection: StoreConnection {
     /// Connection failures carry no SQLSTATE (no result); the two a user can fix are told apart by
     /// libpq's words, everything else is "cannot reach the server".
     static func connectionState(_ message: String) -> String {
-        if message.contains("password authentication failed") || message.contains("no password supplied") { return "28P01" }
+        if message.contains("password authentication failed") || message.contains("no password supplied") {
+            return "28P01"
+        }
         if message.contains("does not exist") && message.contains("database") { return "3D000" }
         if message.contains("role") && message.contains("does not exist") { return "28000" }
         return ""

@@ -30,7 +30,9 @@ enum PostgresSQL {
                 }
                 index += 1
             case UInt8(ascii: "-") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "-"):
-                while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { output.append(bytes[index]); index += 1 }
+                while index < bytes.count && bytes[index] != UInt8(ascii: "\n") {
+                    output.append(bytes[index]); index += 1
+                }
             case UInt8(ascii: "?"):
                 index += 1
                 var digits: [UInt8] = []
@@ -113,7 +115,9 @@ extension String {
         var rest = self[...]
         while let range = rest.range(of: " REFERENCES ") {
             result += rest[..<range.lowerBound]
-            guard let close = rest[range.upperBound...].firstIndex(of: ")") else { return result + rest[range.lowerBound...] }
+            guard let close = rest[range.upperBound...].firstIndex(of: ")") else {
+                return result + rest[range.lowerBound...]
+            }
             rest = rest[rest.index(after: close)...]
         }
         return result + rest

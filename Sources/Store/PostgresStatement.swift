@@ -94,9 +94,11 @@ final class PostgresStatement: StoreStatement {
         }
         let count = Int32(parameters.count)
         let executed: OpaquePointer? = parameters.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, buffer.count)) { values in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, buffer.count)) {
+                values in
                 if let preparedName {
-                    return PQexecPrepared(connection.handle, preparedName, count, buffer.isEmpty ? nil : values, nil, nil, 0)
+                    return PQexecPrepared(
+                        connection.handle, preparedName, count, buffer.isEmpty ? nil : values, nil, nil, 0)
                 }
                 return PQexecParams(connection.handle, text, count, nil, buffer.isEmpty ? nil : values, nil, nil, 0)
             }
@@ -119,7 +121,9 @@ final class PostgresStatement: StoreStatement {
 
     /// The raw text of a column (nil for NULL).
     private func raw(_ column: Int) -> UnsafeMutablePointer<CChar>? {
-        guard let result, row >= 0, row < rowCount, PQgetisnull(result, Int32(row), Int32(column)) == 0 else { return nil }
+        guard let result, row >= 0, row < rowCount, PQgetisnull(result, Int32(row), Int32(column)) == 0 else {
+            return nil
+        }
         return PQgetvalue(result, Int32(row), Int32(column))
     }
 

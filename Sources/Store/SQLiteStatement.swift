@@ -27,8 +27,9 @@ final class SQLiteStatement: StoreStatement {
         case .text(var text):
             code = text.withUTF8 { buffer -> Int32 in
                 let bytes = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-                return sqlite3_bind_text(handle, index, bytes.assumingMemoryBound(to: CChar.self),
-                                         Int32(buffer.count), SQLITE_TRANSIENT)
+                return sqlite3_bind_text(
+                    handle, index, bytes.assumingMemoryBound(to: CChar.self),
+                    Int32(buffer.count), SQLITE_TRANSIENT)
             }
         }
         guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }

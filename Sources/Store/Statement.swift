@@ -40,8 +40,12 @@ public final class Statement {
     public func bind(_ value: SQLValue, at index: Int32) throws { try backend.bind(value, at: index) }
 
     public func bind(_ text: String?, at index: Int32) throws { try bind(text.map(SQLValue.text) ?? .null, at: index) }
-    public func bind(_ number: Int64?, at index: Int32) throws { try bind(number.map(SQLValue.integer) ?? .null, at: index) }
-    public func bind(_ number: Double?, at index: Int32) throws { try bind(number.map(SQLValue.real) ?? .null, at: index) }
+    public func bind(_ number: Int64?, at index: Int32) throws {
+        try bind(number.map(SQLValue.integer) ?? .null, at: index)
+    }
+    public func bind(_ number: Double?, at index: Int32) throws {
+        try bind(number.map(SQLValue.real) ?? .null, at: index)
+    }
 
     /// Clears the previous run so the statement can run again.
     public func reset() { backend.reset() }

@@ -13,7 +13,9 @@ public enum Upsert {
     }
 
     /// Prepares the upsert once, for reuse on every record.
-    public static func prepare(_ database: Database, table: String, columns: [String], key: [String] = ["id"]) throws -> Statement {
+    public static func prepare(
+        _ database: Database, table: String, columns: [String], key: [String] = ["id"]
+    ) throws -> Statement {
         try database.prepare(sql(table: table, columns: columns, key: key))
     }
 }
@@ -28,8 +30,9 @@ public final class ChildRows {
     public init(database: Database, table: String, parentColumn: String, columns: [String]) throws {
         delete = try database.prepare("DELETE FROM \(table) WHERE \(parentColumn) = ?")
         let all = [parentColumn, "position"] + columns
-        insert = try database.prepare("INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: all.count).joined(separator: ", ") + ")")
+        insert = try database.prepare(
+            "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES ("
+                + Array(repeating: "?", count: all.count).joined(separator: ", ") + ")")
     }
 
     public func replace(parent: String, rows: [[SQLValue]]) throws {

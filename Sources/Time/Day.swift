@@ -11,7 +11,8 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// A real calendar date, or nil (2016-02-30, month 13, year 0).
     public init?(year: Int, month: Int, day: Int) {
         guard year >= 1, year <= 9999, month >= 1, month <= 12, day >= 1,
-              day <= Day.daysInMonth(year: year, month: month) else { return nil }
+            day <= Day.daysInMonth(year: year, month: month)
+        else { return nil }
         ordinal = Day.daysFromCivil(year: year, month: month, day: day)
     }
 
@@ -27,8 +28,9 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
         guard bytes.count == 10 else { return nil }
         let b = bytes.startIndex
         guard bytes[b + 4] == UInt8(ascii: "-"), bytes[b + 7] == UInt8(ascii: "-"),
-              let year = digits(bytes, b, 4), let month = digits(bytes, b + 5, 2),
-              let day = digits(bytes, b + 8, 2) else { return nil }
+            let year = digits(bytes, b, 4), let month = digits(bytes, b + 5, 2),
+            let day = digits(bytes, b + 8, 2)
+        else { return nil }
         return Day(year: year, month: month, day: day)
     }
 

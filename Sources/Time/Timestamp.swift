@@ -45,8 +45,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         guard count >= 17 else { return nil }  // YYYY-MM-DDTHH:MMZ
         let b = bytes.startIndex
         guard let day = Day.parse(bytes[b..<(b + 10)]), bytes[b + 10] == UInt8(ascii: "T"),
-              let hour = Day.digits(bytes, b + 11, 2), bytes[b + 13] == UInt8(ascii: ":"),
-              let minute = Day.digits(bytes, b + 14, 2), hour <= 23, minute <= 59 else { return nil }
+            let hour = Day.digits(bytes, b + 11, 2), bytes[b + 13] == UInt8(ascii: ":"),
+            let minute = Day.digits(bytes, b + 14, 2), hour <= 23, minute <= 59
+        else { return nil }
         var index = b + 16
         let end = bytes.endIndex
         var second = 0
@@ -74,8 +75,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
             guard index + 1 == end else { return nil }
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard index + 6 == end, bytes[index + 3] == UInt8(ascii: ":"),
-                  let oh = Day.digits(bytes, index + 1, 2), let om = Day.digits(bytes, index + 4, 2),
-                  oh <= 23, om <= 59 else { return nil }
+                let oh = Day.digits(bytes, index + 1, 2), let om = Day.digits(bytes, index + 4, 2),
+                oh <= 23, om <= 59
+            else { return nil }
             offset = (oh * 3600 + om * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
         default:
             return nil

@@ -20,7 +20,8 @@ public final class Zones: @unchecked Sendable {
         defer { lock.unlock() }
         if let zone = cache[identifier] { return zone }
         guard Zones.looksLikeIANAName(identifier), let zone = TimeZone(identifier: identifier),
-              TimeZone.knownTimeZoneIdentifiers.contains(identifier) || identifier == "UTC" else { return nil }
+            TimeZone.knownTimeZoneIdentifiers.contains(identifier) || identifier == "UTC"
+        else { return nil }
         cache[identifier] = zone
         return zone
     }
@@ -80,7 +81,9 @@ public struct LocalTime: Sendable {
         instant.localWallClock(offsetSeconds: offset(at: instant))
     }
 
-    private func wallClock(of instant: Timestamp, shiftedBy shifted: Timestamp) -> (day: Day, secondOfDay: Int, microsecond: Int) {
+    private func wallClock(
+        of instant: Timestamp, shiftedBy shifted: Timestamp
+    ) -> (day: Day, secondOfDay: Int, microsecond: Int) {
         // The offset is the one in force at the real instant; the day start shifts the wall clock.
         shifted.localWallClock(offsetSeconds: offset(at: instant))
     }
@@ -94,7 +97,9 @@ public struct LocalTime: Sendable {
         var candidate = local - offsetThere
         // Prefer the earlier occurrence when the wall time happens twice.
         let earlier = local - Int64(offset(at: Timestamp(seconds: candidate - 3600)))
-        if earlier < candidate, Int64(offset(at: Timestamp(seconds: earlier))) + earlier == local { candidate = earlier }
+        if earlier < candidate, Int64(offset(at: Timestamp(seconds: earlier))) + earlier == local {
+            candidate = earlier
+        }
         // In a gap the wall time does not exist: the candidate then lies just after the gap.
         return Timestamp(seconds: candidate, offsetSeconds: offset(at: Timestamp(seconds: candidate)))
     }

@@ -43,8 +43,9 @@ struct CSVFields {
         case .day(let day):
             day.appendISO8601(to: &bytes)
         case .timestamp(let timestamp):
-            timestamp.appendISO8601(to: &bytes, offsetSeconds: timestamp.offsetSeconds,
-                                    fractionDigits: fractionDigits)
+            timestamp.appendISO8601(
+                to: &bytes, offsetSeconds: timestamp.offsetSeconds,
+                fractionDigits: fractionDigits)
         case .boolean(let flag):
             bytes.append(contentsOf: flag ? CSVFields.trueBytes : CSVFields.falseBytes)
         }

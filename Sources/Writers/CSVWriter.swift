@@ -37,8 +37,9 @@ public struct CSVWriter: Sendable {
         for table in tables {
             let name = OutputFiles.fileName(table.name, extension: "csv")
             guard !names.contains(name) else {
-                throw OutputError(path: folder.appendingPathComponent(name).path, reason: .duplicateName,
-                                  operation: "name the CSV files")
+                throw OutputError(
+                    path: folder.appendingPathComponent(name).path, reason: .duplicateName,
+                    operation: "name the CSV files")
             }
             names.append(name)
         }
@@ -77,8 +78,9 @@ public struct CSVWriter: Sendable {
             // fields, values past the last column (an analyzer bug) are not written.
             for index in 0..<types.count {
                 if index > 0 { fields.appendSeparator() }
-                fields.append(index < row.count ? row[index] : .empty, as: types[index],
-                              fractionDigits: fractionDigits[index])
+                fields.append(
+                    index < row.count ? row[index] : .empty, as: types[index],
+                    fractionDigits: fractionDigits[index])
             }
             fields.appendLineEnd()
             if fields.bytes.count >= ByteSink.chunkSize { try fields.drain(into: sink) }
@@ -101,7 +103,8 @@ public struct CSVWriter: Sendable {
         while let row = rows.next() {
             for index in indices where index < row.count {
                 if case .timestamp(let timestamp) = row[index], let current = digits[index],
-                   current < 6 {
+                    current < 6
+                {
                     digits[index] = max(current, timestamp.fractionDigitsNeeded)
                 }
             }

@@ -8,9 +8,11 @@ enum ChartSinglePoint {
     /// The sentence for `chart` when its table has exactly one row; nil otherwise.
     static func sentence(for chart: Chart, in report: Report) -> String? {
         guard let data = SVGChartData(chart: chart, report: report), data.totalCategories == 1,
-              let category = data.categories.first else { return nil }
+            let category = data.categories.first
+        else { return nil }
         let values = data.series.map { series -> String in
-            let shown = series.values.first.flatMap { $0 }.map { DisplayText.text(.number($0), as: series.type) } ?? "no value"
+            let shown =
+                series.values.first.flatMap { $0 }.map { DisplayText.text(.number($0), as: series.type) } ?? "no value"
             return data.series.count > 1 ? series.title + " " + shown : shown
         }
         return "\(chart.title): one \(data.categoryTitle.lowercased()) only (\(category): "

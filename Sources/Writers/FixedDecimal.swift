@@ -78,8 +78,10 @@ public enum FixedDecimal {
     }
 
     /// The slow path: rounds the shortest decimal digits of `magnitude` at `places` as text.
-    static func appendRoundedDecimal(_ magnitude: Double, negative: Bool, places: Int,
-                                             to output: inout [UInt8]) {
+    static func appendRoundedDecimal(
+        _ magnitude: Double, negative: Bool, places: Int,
+        to output: inout [UInt8]
+    ) {
         let (digits, pointPosition) = shortestDigits(magnitude)
         // magnitude = 0.d₀d₁d₂… × 10^pointPosition; keep `kept` digits before the scaled point.
         let kept = pointPosition + places
@@ -115,8 +117,11 @@ public enum FixedDecimal {
         for byte in magnitude.description.utf8 {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if inExponent { exponent = exponent * 10 + Int(byte - UInt8(ascii: "0")) }
-                else { digits.append(byte - UInt8(ascii: "0")) }
+                if inExponent {
+                    exponent = exponent * 10 + Int(byte - UInt8(ascii: "0"))
+                } else {
+                    digits.append(byte - UInt8(ascii: "0"))
+                }
             case UInt8(ascii: "."): pointPosition = digits.count
             case UInt8(ascii: "e"), UInt8(ascii: "E"):
                 if pointPosition == nil { pointPosition = digits.count }

@@ -7,9 +7,10 @@ enum MarkdownTable {
         var lines = ["## " + MarkdownText.singleLine(table.title)]
         if let caption = table.caption { lines += ["", MarkdownText.singleLine(caption)] }
         lines.append("")
-        let chosen = table.markdownColumns.map { names in
-            table.columns.indices.filter { names.contains(table.columns[$0].name) }
-        } ?? Array(table.columns.indices)
+        let chosen =
+            table.markdownColumns.map { names in
+                table.columns.indices.filter { names.contains(table.columns[$0].name) }
+            } ?? Array(table.columns.indices)
         let columns = chosen.isEmpty ? Array(table.columns.indices) : chosen
         let types = columns.map { table.columns[$0].type }
         let limit = max(table.markdownLimit, 0)
@@ -27,7 +28,8 @@ enum MarkdownTable {
         }
         if !shown.isEmpty {
             if let order = orderNote(table, shown: shown.count, total: total) { lines += [order, ""] }
-            lines.append("| " + columns.map { MarkdownText.cell(table.columns[$0].title) }.joined(separator: " | ") + " |")
+            lines.append(
+                "| " + columns.map { MarkdownText.cell(table.columns[$0].title) }.joined(separator: " | ") + " |")
             lines.append("|" + types.map { isNumeric($0) ? "---:" : "---" }.joined(separator: "|") + "|")
             lines += shown
         }
@@ -50,7 +52,11 @@ enum MarkdownTable {
             var shown: [[Value]] = []
             while shown.count < limit, let row = rows.next() { shown.append(row) }
             var total = shown.count
-            if let count = table.rows.count { total = max(count, total) } else { while rows.next() != nil { total += 1 } }
+            if let count = table.rows.count {
+                total = max(count, total)
+            } else {
+                while rows.next() != nil { total += 1 }
+            }
             return (shown, total)
         case .latestFirst(let name), .largestFirst(let name):
             sortName = name
@@ -63,7 +69,8 @@ enum MarkdownTable {
         var kept: [(key: Double, index: Int, row: [Value])] = []
         var index = 0
         // Larger keys first; among equal keys the earlier row.
-        func before(_ a: (key: Double, index: Int, row: [Value]), _ b: (key: Double, index: Int, row: [Value])) -> Bool {
+        func before(_ a: (key: Double, index: Int, row: [Value]), _ b: (key: Double, index: Int, row: [Value])) -> Bool
+        {
             a.key != b.key ? a.key > b.key : a.index < b.index
         }
         while let row = rows.next() {
@@ -152,7 +159,11 @@ enum MarkdownText {
         guard text.contains(where: { $0 == "|" || $0.isNewline || $0 == "<" || $0 == "\u{0}" }) else { return text }
         var result = ""
         for character in text {
-            if character == "|" { result += "\\|" } else if character.isNewline { result += "<br>" } else {
+            if character == "|" {
+                result += "\\|"
+            } else if character.isNewline {
+                result += "<br>"
+            } else {
                 appendEscaped(character, to: &result)
             }
         }

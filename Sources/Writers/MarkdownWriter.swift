@@ -18,8 +18,11 @@ public struct MarkdownWriter: Sendable {
     /// The Markdown text and the SVG files it links (`name` is the sanitized file name, to be
     /// written beside the `.md`), without touching the disk. `links` says which files exist:
     /// Markdown printed on standard output links none, since no file is written beside it.
-    public func render(_ report: Report, links: PictureLinks = .svg)
-        -> (markdown: String, svgs: [(name: String, content: String)]) {
+    public func render(
+        _ report: Report, links: PictureLinks = .svg
+    )
+        -> (markdown: String, svgs: [(name: String, content: String)])
+    {
         var lines: [String] = []
         lines.append("# " + MarkdownText.singleLine(report.title))
         lines.append("")
@@ -29,14 +32,16 @@ public struct MarkdownWriter: Sendable {
         if !report.parameters.isEmpty {
             lines += ["", "## Parameters", "", "| Parameter | Value |", "|---|---|"]
             for parameter in report.parameters {
-                lines.append("| " + MarkdownText.cell(parameter.name) + " | " + MarkdownText.cell(parameter.value) + " |")
+                lines.append(
+                    "| " + MarkdownText.cell(parameter.name) + " | " + MarkdownText.cell(parameter.value) + " |")
             }
         }
         if !report.figures.isEmpty {
             lines += ["", "## Headline figures", "", "| Figure | Value |", "|---|---:|"]
             for figure in report.figures {
-                lines.append("| " + MarkdownText.cell(figure.title) + " | "
-                    + MarkdownText.cell(MarkdownText.display(figure.value, as: figure.type)) + " |")
+                lines.append(
+                    "| " + MarkdownText.cell(figure.title) + " | "
+                        + MarkdownText.cell(MarkdownText.display(figure.value, as: figure.type)) + " |")
             }
         }
         for table in report.tables where table.outputs.contains(.markdown) {
@@ -59,8 +64,11 @@ public struct MarkdownWriter: Sendable {
             case .pngAndSVG:
                 for picture in svgs {
                     // The SVG on its own line (the same paragraph), so that lines stay short.
-                    lines += ["", "![" + MarkdownText.altText(picture.title) + "](" + MarkdownWriter.pngName(picture.name) + ")",
-                              "[SVG](" + picture.name + ")"]
+                    lines += [
+                        "",
+                        "![" + MarkdownText.altText(picture.title) + "](" + MarkdownWriter.pngName(picture.name) + ")",
+                        "[SVG](" + picture.name + ")",
+                    ]
                 }
             }
             for sentence in sentences { lines += ["", MarkdownText.singleLine(sentence)] }
@@ -95,8 +103,9 @@ public struct MarkdownWriter: Sendable {
             written = zip(written, pngs).flatMap { [$0, $1.url] }
         }
         let markdown = render(report, links: allDrawn ? .pngAndSVG : .svg).markdown
-        let markdownURL = try OutputFiles.location(of: OutputFiles.fileName(report.baseName, extension: "md"),
-                                                   in: directory)
+        let markdownURL = try OutputFiles.location(
+            of: OutputFiles.fileName(report.baseName, extension: "md"),
+            in: directory)
         try OutputFiles.writeFile(at: markdownURL, contents: markdown)
         return [markdownURL] + written
     }

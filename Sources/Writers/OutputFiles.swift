@@ -38,7 +38,8 @@ public enum OutputFiles {
         let parent = directory.standardizedFileURL
         let candidate = parent.appendingPathComponent(safeName).standardizedFileURL
         guard candidate.lastPathComponent == safeName,
-              candidate.deletingLastPathComponent().standardizedFileURL.path == parent.path else {
+            candidate.deletingLastPathComponent().standardizedFileURL.path == parent.path
+        else {
             throw OutputError(path: candidate.path, reason: .unsafeName, operation: "resolve the output path")
         }
         return candidate
@@ -65,7 +66,7 @@ public enum OutputFiles {
     private static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
             return true
         default:
             return false

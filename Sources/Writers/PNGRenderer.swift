@@ -25,9 +25,10 @@ public enum PNGRenderer {
         var text = svg
         let code = text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { characters in
-                report_rsvg_render_png(characters.baseAddress, characters.count, scale,
-                                       Double(SVGCharts.width), Double(SVGCharts.height),
-                                       &buffer, &message, message.count)
+                report_rsvg_render_png(
+                    characters.baseAddress, characters.count, scale,
+                    Double(SVGCharts.width), Double(SVGCharts.height),
+                    &buffer, &message, message.count)
             }
         }
         guard code == 0, let data = buffer.data else {

@@ -23,7 +23,8 @@ struct SVGChartData {
     /// The chart's data, or nil when its table, category column or every series column is missing.
     init?(chart: Chart, report: Report) {
         guard let table = report.table(named: chart.table),
-              let categoryIndex = table.columns.firstIndex(where: { $0.name == chart.category }) else { return nil }
+            let categoryIndex = table.columns.firstIndex(where: { $0.name == chart.category })
+        else { return nil }
         let seriesColumns = chart.series.compactMap { name in
             table.columns.firstIndex { $0.name == name }
         }

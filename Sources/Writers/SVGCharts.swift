@@ -37,8 +37,9 @@ public enum SVGCharts {
         }
         for tick in axis.ticks {
             document.line(x1: plotLeft, y1: y(tick), x2: plotRight, y2: y(tick), stroke: "#e5e5e5")
-            document.text(axis.label(tick, type: valueType), x: plotLeft - 6, y: y(tick) + 4, size: 10,
-                          anchor: "end")
+            document.text(
+                axis.label(tick, type: valueType), x: plotLeft - 6, y: y(tick) + 4, size: 10,
+                anchor: "end")
         }
         document.line(x1: plotLeft, y1: y(0), x2: plotRight, y2: y(0), stroke: "#666666")
         document.line(x1: plotLeft, y1: plotTop, x2: plotLeft, y2: plotBottom, stroke: "#666666")
@@ -52,8 +53,9 @@ public enum SVGCharts {
                 for (index, value) in series.values.enumerated() {
                     guard let value else { continue }
                     let x = plotLeft + Double(index) * band + band * 0.1 + Double(seriesIndex) * barWidth
-                    document.rect(x: x, y: min(y(value), y(0)), width: barWidth,
-                                  height: abs(y(value) - y(0)), fill: SVGDocument.colour(seriesIndex))
+                    document.rect(
+                        x: x, y: min(y(value), y(0)), width: barWidth,
+                        height: abs(y(value) - y(0)), fill: SVGDocument.colour(seriesIndex))
                 }
             }
         } else {
@@ -74,8 +76,9 @@ public enum SVGCharts {
         categoryLabels(data, center: center, band: band, &document)
         document.text(axisTitle(data), x: (plotLeft + plotRight) / 2, y: 372, size: 12, anchor: "middle")
         if data.series.count == 1 {
-            document.text(data.series[0].title, x: 18, y: (plotTop + plotBottom) / 2, size: 12, anchor: "middle",
-                          rotate: -90)
+            document.text(
+                data.series[0].title, x: 18, y: (plotTop + plotBottom) / 2, size: 12, anchor: "middle",
+                rotate: -90)
         }
         legend(data.series.map(\.title), y: 398, &document)
         return document.rendered()
@@ -90,8 +93,10 @@ public enum SVGCharts {
     }
 
     /// Labels under the plot: every label when they fit, else every n-th; turned when long.
-    private static func categoryLabels(_ data: SVGChartData, center: (Int) -> Double, band: Double,
-                                       _ document: inout SVGDocument) {
+    private static func categoryLabels(
+        _ data: SVGChartData, center: (Int) -> Double, band: Double,
+        _ document: inout SVGDocument
+    ) {
         let count = data.categories.count
         let every = max(1, (count + 15) / 16)
         let labels = data.categories.map(shorten)
@@ -99,8 +104,9 @@ public enum SVGCharts {
         let turned = Double(longest) * 6.5 > band * Double(every)
         for index in stride(from: 0, to: count, by: every) {
             if turned {
-                document.text(labels[index], x: center(index), y: plotBottom + 14, size: 10, anchor: "end",
-                              rotate: -35)
+                document.text(
+                    labels[index], x: center(index), y: plotBottom + 14, size: 10, anchor: "end",
+                    rotate: -35)
             } else {
                 document.text(labels[index], x: center(index), y: plotBottom + 16, size: 10, anchor: "middle")
             }

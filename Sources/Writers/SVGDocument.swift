@@ -26,21 +26,28 @@ struct SVGDocument {
     /// Adds raw markup built by the other methods (for `<defs>`, groups).
     mutating func raw(_ markup: String) { body.append(markup) }
 
-    mutating func text(_ content: String, x: Double, y: Double, size: Double = 11, anchor: String = "start",
-                       weight: String? = nil, fill: String = "#333333", rotate: Double? = nil) {
-        var attributes = "x=\"\(SVGDocument.number(x))\" y=\"\(SVGDocument.number(y))\" "
+    mutating func text(
+        _ content: String, x: Double, y: Double, size: Double = 11, anchor: String = "start",
+        weight: String? = nil, fill: String = "#333333", rotate: Double? = nil
+    ) {
+        var attributes =
+            "x=\"\(SVGDocument.number(x))\" y=\"\(SVGDocument.number(y))\" "
             + "font-size=\"\(SVGDocument.number(size))\" text-anchor=\"\(anchor)\" fill=\"\(fill)\""
         if let weight { attributes += " font-weight=\"\(weight)\"" }
         if let rotate {
-            attributes += " transform=\"rotate(\(SVGDocument.number(rotate)) \(SVGDocument.number(x)) "
+            attributes +=
+                " transform=\"rotate(\(SVGDocument.number(rotate)) \(SVGDocument.number(x)) "
                 + "\(SVGDocument.number(y)))\""
         }
         body.append("<text \(attributes)>\(SVGDocument.escape(content))</text>")
     }
 
-    mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String,
-                       stroke: String? = nil, cornerRadius: Double? = nil, opacity: Double? = nil) {
-        var attributes = "x=\"\(SVGDocument.number(x))\" y=\"\(SVGDocument.number(y))\" "
+    mutating func rect(
+        x: Double, y: Double, width: Double, height: Double, fill: String,
+        stroke: String? = nil, cornerRadius: Double? = nil, opacity: Double? = nil
+    ) {
+        var attributes =
+            "x=\"\(SVGDocument.number(x))\" y=\"\(SVGDocument.number(y))\" "
             + "width=\"\(SVGDocument.number(width))\" height=\"\(SVGDocument.number(height))\" fill=\"\(fill)\""
         if let cornerRadius { attributes += " rx=\"\(SVGDocument.number(cornerRadius))\"" }
         if let stroke { attributes += " stroke=\"\(stroke)\"" }
@@ -49,19 +56,22 @@ struct SVGDocument {
     }
 
     mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1) {
-        body.append("<line x1=\"\(SVGDocument.number(x1))\" y1=\"\(SVGDocument.number(y1))\" "
-            + "x2=\"\(SVGDocument.number(x2))\" y2=\"\(SVGDocument.number(y2))\" stroke=\"\(stroke)\" "
-            + "stroke-width=\"\(SVGDocument.number(width))\"/>")
+        body.append(
+            "<line x1=\"\(SVGDocument.number(x1))\" y1=\"\(SVGDocument.number(y1))\" "
+                + "x2=\"\(SVGDocument.number(x2))\" y2=\"\(SVGDocument.number(y2))\" stroke=\"\(stroke)\" "
+                + "stroke-width=\"\(SVGDocument.number(width))\"/>")
     }
 
     mutating func polyline(_ points: [(x: Double, y: Double)], stroke: String, width: Double = 2) {
         let list = points.map { SVGDocument.number($0.x) + "," + SVGDocument.number($0.y) }.joined(separator: " ")
-        body.append("<polyline points=\"\(list)\" fill=\"none\" stroke=\"\(stroke)\" "
-            + "stroke-width=\"\(SVGDocument.number(width))\"/>")
+        body.append(
+            "<polyline points=\"\(list)\" fill=\"none\" stroke=\"\(stroke)\" "
+                + "stroke-width=\"\(SVGDocument.number(width))\"/>")
     }
 
     mutating func circle(x: Double, y: Double, radius: Double, fill: String, stroke: String? = nil) {
-        var attributes = "cx=\"\(SVGDocument.number(x))\" cy=\"\(SVGDocument.number(y))\" "
+        var attributes =
+            "cx=\"\(SVGDocument.number(x))\" cy=\"\(SVGDocument.number(y))\" "
             + "r=\"\(SVGDocument.number(radius))\" fill=\"\(fill)\""
         if let stroke { attributes += " stroke=\"\(stroke)\"" }
         body.append("<circle \(attributes)/>")
@@ -106,16 +116,19 @@ struct SVGDocument {
     }
 
     /// A fixed, colour-blind-friendly series palette (Tableau 10), cycled.
-    static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-                          "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
+    static let palette = [
+        "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+        "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+    ]
 
     static func colour(_ index: Int) -> String { palette[index % palette.count] }
 
     /// A document holding only its title and "No data", for a chart with nothing to draw.
     static func noData(title: String, width: Int, height: Int) -> String {
         var document = SVGDocument(width: width, height: height, title: title)
-        document.text("No data", x: Double(width) / 2, y: Double(height) / 2, size: 14, anchor: "middle",
-                      fill: "#777777")
+        document.text(
+            "No data", x: Double(width) / 2, y: Double(height) / 2, size: 14, anchor: "middle",
+            fill: "#777777")
         return document.rendered()
     }
 }

@@ -7,7 +7,8 @@ extension SVGCharts {
         let rows = heatMap.cells.count
         let columns = heatMap.columnLabels.count
         guard rows > 0, columns > 0 else {
-            return SVGDocument.noData(title: heatMap.title, width: width, height: heatMap.backdrop?.canvasHeight ?? height)
+            return SVGDocument.noData(
+                title: heatMap.title, width: width, height: heatMap.backdrop?.canvasHeight ?? height)
         }
         let backdrop = heatMap.backdrop
         var document = SVGDocument(width: width, height: backdrop?.canvasHeight ?? height, title: heatMap.title)
@@ -23,8 +24,9 @@ extension SVGCharts {
         let values = heatMap.cells.flatMap { $0 }.filter(\.isFinite)
         let largest = values.max() ?? 0
         for (index, label) in heatMap.columnLabels.enumerated() {
-            document.text(label, x: left + (Double(index) + 0.5) * cellWidth, y: top - 8, size: 12,
-                          anchor: "middle", weight: "bold")
+            document.text(
+                label, x: left + (Double(index) + 0.5) * cellWidth, y: top - 8, size: 12,
+                anchor: "middle", weight: "bold")
         }
         for row in 0..<rows {
             let y = top + Double(row) * cellHeight
@@ -34,10 +36,13 @@ extension SVGCharts {
                 let value = column < heatMap.cells[row].count ? heatMap.cells[row][column] : 0
                 let share = largest > 0 && value.isFinite ? min(max(value / largest, 0), 1) : 0
                 let x = left + Double(column) * cellWidth
-                document.rect(x: x, y: y, width: cellWidth, height: cellHeight, fill: colour(share),
-                              stroke: "#999999", opacity: backdrop?.cellOpacity)
-                document.text(value.isFinite ? cellText(value, heatMap.valueType) : "", x: x + cellWidth / 2, y: y + cellHeight / 2 + 4,
-                              size: 12, anchor: "middle", fill: share > 0.6 ? "#ffffff" : "#222222")
+                document.rect(
+                    x: x, y: y, width: cellWidth, height: cellHeight, fill: colour(share),
+                    stroke: "#999999", opacity: backdrop?.cellOpacity)
+                document.text(
+                    value.isFinite ? cellText(value, heatMap.valueType) : "", x: x + cellWidth / 2,
+                    y: y + cellHeight / 2 + 4,
+                    size: 12, anchor: "middle", fill: share > 0.6 ? "#ffffff" : "#222222")
             }
         }
         scale(largest: largest, type: heatMap.valueType, top: top, height: gridHeight, &document)
@@ -56,7 +61,8 @@ extension SVGCharts {
 
     /// A count as a whole number when it is one, else with up to 2 decimals.
     private static func count(_ value: Double) -> String {
-        value == value.rounded() && value.magnitude < 1e15 ? FixedDecimal.string(value, places: 0)
+        value == value.rounded() && value.magnitude < 1e15
+            ? FixedDecimal.string(value, places: 0)
             : SVGDocument.number(value)
     }
 
@@ -66,14 +72,17 @@ extension SVGCharts {
         type == .percent ? DisplayText.percent(value) : count(value)
     }
 
-    private static func scale(largest: Double, type: ColumnType, top: Double, height: Double,
-                              _ document: inout SVGDocument) {
+    private static func scale(
+        largest: Double, type: ColumnType, top: Double, height: Double,
+        _ document: inout SVGDocument
+    ) {
         let x = 560.0
         let steps = 10
         for step in 0..<steps {
             let share = Double(steps - step) / Double(steps)
-            document.rect(x: x, y: top + Double(step) * height / Double(steps), width: 18,
-                          height: height / Double(steps), fill: colour(share))
+            document.rect(
+                x: x, y: top + Double(step) * height / Double(steps), width: 18,
+                height: height / Double(steps), fill: colour(share))
         }
         document.rect(x: x, y: top, width: 18, height: height, fill: "none", stroke: "#999999")
         document.text(cellText(largest, type), x: x + 24, y: top + 10, size: 11)
@@ -83,11 +92,15 @@ extension SVGCharts {
     /// A car seen from above, front at the top: rounded body, windscreen and rear window,
     /// four wheels, around the grid of damage zones.
     /// The backdrop's shapes in its frame: the grid grown by the backdrop's margins.
-    private static func draw(_ backdrop: HeatMapBackdrop, around grid: (x: Double, y: Double, width: Double, height: Double),
-                             _ document: inout SVGDocument) {
+    private static func draw(
+        _ backdrop: HeatMapBackdrop, around grid: (x: Double, y: Double, width: Double, height: Double),
+        _ document: inout SVGDocument
+    ) {
         let margins = backdrop.frameMargins
-        let frame = (x: grid.x - margins.left, y: grid.y - margins.top,
-                     width: grid.width + margins.left + margins.right, height: grid.height + margins.top + margins.bottom)
+        let frame = (
+            x: grid.x - margins.left, y: grid.y - margins.top,
+            width: grid.width + margins.left + margins.right, height: grid.height + margins.top + margins.bottom
+        )
         func x(_ length: HeatMapBackdrop.Length) -> Double { length.resolve(origin: frame.x, size: frame.width) }
         func y(_ length: HeatMapBackdrop.Length) -> Double { length.resolve(origin: frame.y, size: frame.height) }
         func width(_ length: HeatMapBackdrop.Length) -> Double { length.resolve(origin: 0, size: frame.width) }
@@ -96,12 +109,14 @@ extension SVGCharts {
             switch shape {
             case .rectangle(let left, let top, let w, let h, let fill, let stroke, let corner, let fromBottom):
                 let rectangleHeight = height(h)
-                document.rect(x: x(left), y: y(top) - (fromBottom ? rectangleHeight : 0), width: width(w),
-                              height: rectangleHeight, fill: fill, stroke: stroke, cornerRadius: corner.map(width))
+                document.rect(
+                    x: x(left), y: y(top) - (fromBottom ? rectangleHeight : 0), width: width(w),
+                    height: rectangleHeight, fill: fill, stroke: stroke, cornerRadius: corner.map(width))
             case .polygon(let points, let fill, let stroke):
-                let data = points.enumerated().map { index, point in
-                    (index == 0 ? "M" : "L") + SVGDocument.number(x(point.x)) + "," + SVGDocument.number(y(point.y))
-                }.joined(separator: " ") + " Z"
+                let data =
+                    points.enumerated().map { index, point in
+                        (index == 0 ? "M" : "L") + SVGDocument.number(x(point.x)) + "," + SVGDocument.number(y(point.y))
+                    }.joined(separator: " ") + " Z"
                 document.path(data, fill: fill, stroke: stroke)
             case .label(let text, let point, let size, let fill):
                 document.text(text, x: x(point.x), y: y(point.y), size: size, anchor: "middle", fill: fill)

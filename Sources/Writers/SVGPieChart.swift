@@ -25,7 +25,8 @@ extension SVGCharts {
                 let large = end - start > 0.5 ? 1 : 0
                 let from = point(start, centerX, centerY, radius)
                 let to = point(end, centerX, centerY, radius)
-                let data = "M\(SVGDocument.number(centerX)),\(SVGDocument.number(centerY)) "
+                let data =
+                    "M\(SVGDocument.number(centerX)),\(SVGDocument.number(centerY)) "
                     + "L\(SVGDocument.number(from.x)),\(SVGDocument.number(from.y)) "
                     + "A\(SVGDocument.number(radius)),\(SVGDocument.number(radius)) 0 \(large) 1 "
                     + "\(SVGDocument.number(to.x)),\(SVGDocument.number(to.y)) Z"
@@ -59,8 +60,10 @@ extension SVGCharts {
     }
 
     /// The point at `fraction` of a turn, clockwise from twelve o'clock.
-    private static func point(_ fraction: Double, _ centerX: Double, _ centerY: Double,
-                              _ radius: Double) -> (x: Double, y: Double) {
+    private static func point(
+        _ fraction: Double, _ centerX: Double, _ centerY: Double,
+        _ radius: Double
+    ) -> (x: Double, y: Double) {
         let angle = fraction * 2 * Double.pi
         return (centerX + radius * sin(angle), centerY - radius * cos(angle))
     }

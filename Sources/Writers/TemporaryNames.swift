@@ -27,15 +27,17 @@ public enum TemporaryNames {
         guard parts.count >= 2, !parts[0].isEmpty, let last = parts.last else { return nil }
         let fields = last.split(separator: "-", omittingEmptySubsequences: false)
         guard fields.count == 3, Kind(rawValue: String(fields[0])) != nil,
-              isDigits(fields[1], hexadecimal: false), let pid = Int32(fields[1]), pid > 0,
-              isDigits(fields[2], hexadecimal: true) else { return nil }
+            isDigits(fields[1], hexadecimal: false), let pid = Int32(fields[1]), pid > 0,
+            isDigits(fields[2], hexadecimal: true)
+        else { return nil }
         return pid
     }
 
     /// Non-empty and made only of decimal digits, or of lowercase hexadecimal digits.
     private static func isDigits(_ text: Substring, hexadecimal: Bool) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
-            (byte >= 48 && byte <= 57) || (hexadecimal && byte >= 97 && byte <= 102)
-        }
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                (byte >= 48 && byte <= 57) || (hexadecimal && byte >= 97 && byte <= 102)
+            }
     }
 }

@@ -43,8 +43,10 @@ final class XLSXWriteLog {
     var allNotes: [String] {
         guard let firstCut else { return notes }
         let count = cutStrings == 1 ? "1 text cell was" : "\(cutStrings) text cells were"
-        return ["\(count) longer than Excel's 32,767 characters and cut (ending in “\(XLSXCellValues.cutMarker)”);"
-                + " the first is \(firstCut.sheet)!\(firstCut.cell). The CSV output has them whole."] + notes
+        return [
+            "\(count) longer than Excel's 32,767 characters and cut (ending in “\(XLSXCellValues.cutMarker)”);"
+                + " the first is \(firstCut.sheet)!\(firstCut.cell). The CSV output has them whole."
+        ] + notes
     }
 }
 

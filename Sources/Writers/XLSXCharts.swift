@@ -76,8 +76,9 @@ struct XLSXCharts {
         let categoryColumn = UInt16(category)
         for index in series {
             guard let excelSeries = chart_add_series(excelChart, nil, nil) else {
-                throw XLSXError(LXW_ERROR_MEMORY_MALLOC_FAILED, detail: "chart_add_series returned NULL",
-                                sheet: cells.sheetName)
+                throw XLSXError(
+                    LXW_ERROR_MEMORY_MALLOC_FAILED, detail: "chart_add_series returned NULL",
+                    sheet: cells.sheetName)
             }
             let valueColumn = UInt16(index)
             chart_series_set_categories(excelSeries, sheetName, 1, categoryColumn, lastRow, categoryColumn)
@@ -101,7 +102,8 @@ struct XLSXCharts {
         if chart.kind != .pie && series.count == 1 {
             chart_legend_set_position(excelChart, UInt8(LXW_CHART_LEGEND_NONE.rawValue))
         }
-        try cells.check(worksheet_insert_chart(cells.sheet, row, XLSXCharts.column, excelChart),
-                        row: row, column: XLSXCharts.column, detail: "chart “\(chart.title)”")
+        try cells.check(
+            worksheet_insert_chart(cells.sheet, row, XLSXCharts.column, excelChart),
+            row: row, column: XLSXCharts.column, detail: "chart “\(chart.title)”")
     }
 }

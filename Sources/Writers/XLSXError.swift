@@ -28,8 +28,10 @@ public struct XLSXError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An error from a libxlsxwriter return code, with its library message.
-    init(_ error: lxw_error, detail: String? = nil, sheet: String? = nil, row: Int? = nil, column: Int? = nil,
-         path: String? = nil) {
+    init(
+        _ error: lxw_error, detail: String? = nil, sheet: String? = nil, row: Int? = nil, column: Int? = nil,
+        path: String? = nil
+    ) {
         var message = XLSXError.libraryMessage(error)
         if let detail { message += " (" + detail + ")" }
         let cell = row.flatMap { row in column.map { XLSXCellReference.name(row: row, column: $0) } }

@@ -19,7 +19,8 @@ struct XLSXHeatMapSheet {
     func write() throws {
         let bold = workbook.bold
         // Whole percents (`67%`) or the type's own format (`0` for counts).
-        let valueCode = heatMap.valueType == .percent ? "0%" : XLSXCellValues.numberFormat(for: heatMap.valueType) ?? "0"
+        let valueCode =
+            heatMap.valueType == .percent ? "0%" : XLSXCellValues.numberFormat(for: heatMap.valueType) ?? "0"
         let valueFormat = try workbook.numberFormat(valueCode)
         let dateStyle = try XLSXColumnStyle(.date, in: workbook)
         try cells.writeText(heatMap.title, row: 0, column: 0, format: bold)
@@ -31,8 +32,9 @@ struct XLSXHeatMapSheet {
         for column in 0..<columnCount {
             let label = column < heatMap.columnLabels.count ? heatMap.columnLabels[column] : ""
             valueWidth = max(valueWidth, label.count)
-            try cells.writeText(label, row: 1, column: UInt16(column + 1),
-                                format: workbook.headerFormat(for: heatMap.valueType))
+            try cells.writeText(
+                label, row: 1, column: UInt16(column + 1),
+                format: workbook.headerFormat(for: heatMap.valueType))
         }
         for rowIndex in 0..<rowCount {
             let row = UInt32(rowIndex + 2)
@@ -45,15 +47,18 @@ struct XLSXHeatMapSheet {
                 try cells.writeText(label, row: row, column: 0, format: bold)
             }
             for (column, value) in heatMap.cells[rowIndex].prefix(columnCount).enumerated() where value.isFinite {
-                try cells.check(worksheet_write_number(cells.sheet, row, UInt16(column + 1), value, valueFormat),
-                                row: row, column: UInt16(column + 1))
+                try cells.check(
+                    worksheet_write_number(cells.sheet, row, UInt16(column + 1), value, valueFormat),
+                    row: row, column: UInt16(column + 1))
             }
         }
-        let widths = [XLSXCellValues.columnWidth(forCharacters: labelWidth + 1)]
+        let widths =
+            [XLSXCellValues.columnWidth(forCharacters: labelWidth + 1)]
             + Array(repeating: XLSXCellValues.columnWidth(forCharacters: valueWidth + 1), count: columnCount)
         for (index, width) in widths.enumerated() {
-            try cells.check(worksheet_set_column(cells.sheet, UInt16(index), UInt16(index), width, nil),
-                            detail: "column width")
+            try cells.check(
+                worksheet_set_column(cells.sheet, UInt16(index), UInt16(index), width, nil),
+                detail: "column width")
         }
         try printSetup.apply(to: cells, widths: widths, repeatHeader: false, onePage: false)
         try cells.check(worksheet_repeat_rows(cells.sheet, 1, 1), row: 1, column: 0, detail: "repeated header row")
@@ -63,7 +68,8 @@ struct XLSXHeatMapSheet {
         scale.min_color = 0xFFFFFF
         scale.mid_color = 0xFFEB84
         scale.max_color = 0xF8696B
-        try cells.check(worksheet_conditional_format_range(cells.sheet, 2, 1, UInt32(rowCount + 1), UInt16(columnCount), &scale),
-                        row: 2, column: 1, detail: "colour scale")
+        try cells.check(
+            worksheet_conditional_format_range(cells.sheet, 2, 1, UInt32(rowCount + 1), UInt16(columnCount), &scale),
+            row: 2, column: 1, detail: "colour scale")
     }
 }

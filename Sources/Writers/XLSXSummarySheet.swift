@@ -25,7 +25,9 @@ struct XLSXSummarySheet {
         let bold = workbook.bold
         let text = try XLSXColumnStyle(.text, in: workbook)
 
-        func label(_ label: String, _ value: Value, style: XLSXColumnStyle, labelFormat: XLSXWorkbook.Format? = nil) throws {
+        func label(
+            _ label: String, _ value: Value, style: XLSXColumnStyle, labelFormat: XLSXWorkbook.Format? = nil
+        ) throws {
             try cells.writeText(label, row: row, column: 0, format: labelFormat)
             try cells.write(value, row: row, column: 1, style: style)
             labelCharacters = max(labelCharacters, label.unicodeScalars.count)
@@ -67,8 +69,9 @@ struct XLSXSummarySheet {
         let valueWidth = XLSXCellValues.columnWidth(forCharacters: valueCharacters)
         try cells.check(worksheet_set_column(cells.sheet, 0, 0, labelWidth, nil), detail: "column width")
         try cells.check(worksheet_set_column(cells.sheet, 1, 1, valueWidth, nil), detail: "column width")
-        try setUpPrinting(lastTextRow: max(row, 1) - 1, chartsEnd: chartsEnd, notes: notes,
-                          widths: [labelWidth, valueWidth])
+        try setUpPrinting(
+            lastTextRow: max(row, 1) - 1, chartsEnd: chartsEnd, notes: notes,
+            widths: [labelWidth, valueWidth])
     }
 
     /// One page, charts whole: the print area spans the figures and the charts beside them (and

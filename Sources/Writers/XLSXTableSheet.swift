@@ -35,8 +35,9 @@ struct XLSXTableSheet {
     func write(names: inout XLSXSheetNames) throws -> XLSXPlacedTable {
         let columns = table.columns
         guard columns.count <= XLSXTableSheet.maximumColumns else {
-            throw XLSXError.invalid("table “\(table.name)” has \(columns.count) columns; Excel allows "
-                                    + "\(XLSXTableSheet.maximumColumns)", sheet: table.title)
+            throw XLSXError.invalid(
+                "table “\(table.name)” has \(columns.count) columns; Excel allows "
+                    + "\(XLSXTableSheet.maximumColumns)", sheet: table.title)
         }
         var styles = try columns.map { try XLSXColumnStyle($0.type, in: workbook) }
         let iterator = table.rows.makeIterator()
@@ -64,8 +65,9 @@ struct XLSXTableSheet {
                     minimumsOnFirstSheet = minimums
                 }
                 sheetNumber += 1
-                cells = try startSheet(named: names.claimContinuation(of: firstName, number: sheetNumber),
-                                       widths: widths)
+                cells = try startSheet(
+                    named: names.claimContinuation(of: firstName, number: sheetNumber),
+                    widths: widths)
                 row = 0
             }
             row += 1
@@ -80,8 +82,9 @@ struct XLSXTableSheet {
                     }
                 }
                 if lines > 1 {
-                    try cells.check(worksheet_set_row(cells.sheet, row, Double(min(lines, 20)) * 15, nil),
-                                    row: row, column: 0, detail: "row height")
+                    try cells.check(
+                        worksheet_set_row(cells.sheet, row, Double(min(lines, 20)) * 15, nil),
+                        row: row, column: 0, detail: "row height")
                 }
             }
             var column: UInt16 = 0
@@ -115,12 +118,14 @@ struct XLSXTableSheet {
         // Filter and data bars first: in constant-memory mode they cannot reach back past a later row.
         try finishSheet(cells, dataRows: Int(row))
         if omitted > 0 {
-            try cells.writeText(Self.limitNote(shown: written, total: written + omitted, table: table.name),
-                                row: row + 1, column: 0, format: workbook.bold)
+            try cells.writeText(
+                Self.limitNote(shown: written, total: written + omitted, table: table.name),
+                row: row + 1, column: 0, format: workbook.bold)
         }
         if sheetNumber == 1 { dataRowsOnFirstSheet = Int(row) }
-        return XLSXPlacedTable(sheetName: firstName, dataRowsOnFirstSheet: dataRowsOnFirstSheet, columns: columns,
-                               minimums: minimumsOnFirstSheet ?? minimums)
+        return XLSXPlacedTable(
+            sheetName: firstName, dataRowsOnFirstSheet: dataRowsOnFirstSheet, columns: columns,
+            minimums: minimumsOnFirstSheet ?? minimums)
     }
 
     /// The last row of a sheet cut at `Table.workbookRowLimit`.
@@ -133,7 +138,8 @@ struct XLSXTableSheet {
         var characters = columns.map { $0.title.unicodeScalars.count + 3 }
         for values in sample {
             for (index, value) in values.prefix(columns.count).enumerated() {
-                characters[index] = max(characters[index], XLSXCellValues.displayWidth(of: value, type: columns[index].type))
+                characters[index] = max(
+                    characters[index], XLSXCellValues.displayWidth(of: value, type: columns[index].type))
             }
         }
         return characters.map(XLSXCellValues.columnWidth(forCharacters:))
@@ -146,11 +152,13 @@ struct XLSXTableSheet {
         let cells = XLSXCellWriter(sheet: sheet, sheetName: name, log: log)
         for (index, width) in widths.enumerated() {
             let column = UInt16(index)
-            try cells.check(worksheet_set_column(sheet, column, column, width, nil), row: 0, column: column,
-                            detail: "column width")
+            try cells.check(
+                worksheet_set_column(sheet, column, column, width, nil), row: 0, column: column,
+                detail: "column width")
         }
         for (index, column) in table.columns.enumerated() {
-            try cells.writeText(column.title, row: 0, column: UInt16(index), format: workbook.headerFormat(for: column.type))
+            try cells.writeText(
+                column.title, row: 0, column: UInt16(index), format: workbook.headerFormat(for: column.type))
         }
         if !table.columns.isEmpty { worksheet_freeze_panes(sheet, 1, 0) }
         try printSetup.apply(to: cells, widths: widths, repeatHeader: !table.columns.isEmpty, onePage: false)
@@ -162,15 +170,17 @@ struct XLSXTableSheet {
         guard !table.columns.isEmpty else { return }
         let lastColumn = UInt16(table.columns.count - 1)
         let lastRow = UInt32(dataRows)
-        try cells.check(worksheet_autofilter(cells.sheet, 0, 0, lastRow, lastColumn), row: 0, column: 0,
-                        detail: "autofilter")
+        try cells.check(
+            worksheet_autofilter(cells.sheet, 0, 0, lastRow, lastColumn), row: 0, column: 0,
+            detail: "autofilter")
         guard dataRows > 0 else { return }
         for (index, column) in table.columns.enumerated() where column.dataBar {
             var format = lxw_conditional_format()
             format.type = UInt8(LXW_CONDITIONAL_DATA_BAR.rawValue)
             let column = UInt16(index)
-            try cells.check(worksheet_conditional_format_range(cells.sheet, 1, column, lastRow, column, &format),
-                            row: 1, column: column, detail: "data bar")
+            try cells.check(
+                worksheet_conditional_format_range(cells.sheet, 1, column, lastRow, column, &format),
+                row: 1, column: column, detail: "data bar")
         }
     }
 }

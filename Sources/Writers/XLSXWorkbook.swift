@@ -70,8 +70,9 @@ final class XLSXWorkbook {
     func addSheet(named name: String) throws -> Sheet {
         let workbook = try workbook()
         guard let sheet = name.withCString({ workbook_add_worksheet(workbook, $0) }) else {
-            throw XLSXError(LXW_ERROR_PARAMETER_VALIDATION, detail: "workbook_add_worksheet returned NULL",
-                            sheet: name, path: path)
+            throw XLSXError(
+                LXW_ERROR_PARAMETER_VALIDATION, detail: "workbook_add_worksheet returned NULL",
+                sheet: name, path: path)
         }
         return sheet
     }
@@ -168,7 +169,8 @@ final class XLSXWorkbook {
         releaseStrings()
         guard error == LXW_NO_ERROR else {
             let systemError = XLSXLibraryLog.systemError(in: log)
-            for candidate in [ENOSPC, EDQUOT] where systemError == String(cString: strerror(candidate)) || (systemError == nil && code == candidate) {
+            for candidate in [ENOSPC, EDQUOT]
+            where systemError == String(cString: strerror(candidate)) || (systemError == nil && code == candidate) {
                 throw OutputError(path: path, errno: candidate, operation: "write the workbook")
             }
             throw XLSXError(error, detail: systemError, path: path)

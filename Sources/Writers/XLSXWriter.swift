@@ -25,8 +25,9 @@ public struct XLSXWriter: Sendable {
         let temporary = target.temporarySibling()
         var succeeded = false
         defer { if !succeeded { unlink(temporary) } }
-        let workbook = try XLSXWorkbook(path: temporary, temporaryDirectory: target.directory,
-                                        zip64: XLSXWriter.needsZip64(report))
+        let workbook = try XLSXWorkbook(
+            path: temporary, temporaryDirectory: target.directory,
+            zip64: XLSXWriter.needsZip64(report))
         defer { workbook.discard() }
         try fill(workbook, with: report)
         do {
@@ -35,20 +36,23 @@ public struct XLSXWriter: Sendable {
             failure.path = target.path  // the user knows the file by its final name, not the temporary one
             throw failure
         } catch let failure as XLSXError where failure.path == temporary {
-            throw XLSXError(code: failure.code, message: failure.message, sheet: failure.sheet, cell: failure.cell,
-                            path: target.path)
+            throw XLSXError(
+                code: failure.code, message: failure.message, sheet: failure.sheet, cell: failure.cell,
+                path: target.path)
         }
         guard rename(temporary, target.path) == 0 else {
-            throw XLSXError.invalid("cannot move the finished workbook into place: " + String(cString: strerror(errno)),
-                                    path: target.path)
+            throw XLSXError.invalid(
+                "cannot move the finished workbook into place: " + String(cString: strerror(errno)),
+                path: target.path)
         }
         succeeded = true
     }
 
     private func fill(_ workbook: XLSXWorkbook, with report: Report) throws {
-        try workbook.setProperties(title: report.title, subject: "\(report.kind) report, \(report.scope)",
-                                   comments: "Made by report \(report.toolVersion)",
-                                   created: Int64(report.asOf.seconds.rounded(.down)))
+        try workbook.setProperties(
+            title: report.title, subject: "\(report.kind) report, \(report.scope)",
+            comments: "Made by report \(report.toolVersion)",
+            created: Int64(report.asOf.seconds.rounded(.down)))
         let log = XLSXWriteLog()
         let printSetup = XLSXPrintSetup(title: report.title, scope: report.scope)
         var names = XLSXSheetNames()
@@ -61,8 +65,9 @@ public struct XLSXWriter: Sendable {
         }
         var placed: [String: XLSXPlacedTable] = [:]
         for table in XLSXWriter.sheetOrder(report.tables) {
-            let sheet = XLSXTableSheet(table: table, workbook: workbook, log: log, dataRowsPerSheet: dataRowsPerSheet,
-                                       printSetup: printSetup)
+            let sheet = XLSXTableSheet(
+                table: table, workbook: workbook, log: log, dataRowsPerSheet: dataRowsPerSheet,
+                printSetup: printSetup)
             let place = try sheet.write(names: &names)
             if placed[table.name] == nil { placed[table.name] = place }
         }
@@ -100,22 +105,27 @@ struct XLSXOutputPath {
 
     init(_ url: URL) throws {
         guard url.isFileURL else {
-            throw XLSXError.invalid("the output must be a local file, not \(url.absoluteString)", path: url.absoluteString)
+            throw XLSXError.invalid(
+                "the output must be a local file, not \(url.absoluteString)", path: url.absoluteString)
         }
         let path = url.standardizedFileURL.path
         let fileName = (path as NSString).lastPathComponent
         let directory = (path as NSString).deletingLastPathComponent
         guard !fileName.isEmpty, fileName != "/", fileName != ".", fileName != "..", !path.hasSuffix("/"),
-              !path.contains("\u{0}") else {
+            !path.contains("\u{0}")
+        else {
             throw XLSXError.invalid("the output path does not name a file", path: path)
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw XLSXError.invalid("the output folder \(directory) does not exist; create it or choose another -o",
-                                    path: path)
+            throw XLSXError.invalid(
+                "the output folder \(directory) does not exist; create it or choose another -o",
+                path: path)
         }
         guard access(directory, W_OK) == 0 else {
-            throw XLSXError.invalid("the output folder \(directory) is not writable (permission denied or read-only file system); choose a writable folder with -o", path: path)
+            throw XLSXError.invalid(
+                "the output folder \(directory) is not writable (permission denied or read-only file system); choose a writable folder with -o",
+                path: path)
         }
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw XLSXError.invalid("the output path is a folder; give a file name ending in .xlsx", path: path)

@@ -6,10 +6,14 @@ final class BookingsAnalysisCancellationTests: XCTestCase {
     func testCancellation23HoursBeforeIsLateAnd25HoursIsNot() throws {
         let fixture = try BookingsAnalysisFixture()
         let starts = "2026-11-20T10:00:00+01:00"
-        try fixture.booking("h23", starts: starts, status: "cancelled", cancelled: "2026-11-19T11:00:00+01:00")  // 23 h: late
-        try fixture.booking("h25", starts: starts, status: "cancelled", cancelled: "2026-11-19T09:00:00+01:00")  // 25 h: not late
-        try fixture.booking("h24", starts: starts, status: "cancelled", cancelled: "2026-11-19T10:00:00+01:00")  // exactly 24 h: not late (strictly less)
-        try fixture.booking("after", starts: starts, status: "cancelled", cancelled: "2026-11-20T10:30:00+01:00")  // after the start: late
+        // 23 h: late
+        try fixture.booking("h23", starts: starts, status: "cancelled", cancelled: "2026-11-19T11:00:00+01:00")
+        // 25 h: not late
+        try fixture.booking("h25", starts: starts, status: "cancelled", cancelled: "2026-11-19T09:00:00+01:00")
+        // exactly 24 h: not late (strictly less)
+        try fixture.booking("h24", starts: starts, status: "cancelled", cancelled: "2026-11-19T10:00:00+01:00")
+        // after the start: late
+        try fixture.booking("after", starts: starts, status: "cancelled", cancelled: "2026-11-20T10:30:00+01:00")
         try fixture.booking("kept", starts: starts, status: "paid")
         let report = try fixture.report(month: "2026-11")
 
@@ -57,10 +61,14 @@ final class BookingsAnalysisCancellationTests: XCTestCase {
         assertNumber(try report.figure("lead_time_under_7d_share"), 0.6)  // −3, 2, 24 of 5 (168 is not strictly under)
         XCTAssertEqual(try report.figure("negative_lead_times"), .integer(1))
         // Instants in the detail are shown in Paris time (CET, +01:00).
-        XCTAssertEqual(try report.rows("quality"), [[
-            .text("negative_lead_time"), .text("late-entry"),
-            .text("created 2026-11-20T16:00:00+01:00, 3.00 h after it starts (2026-11-20T13:00:00+01:00)"),
-        ]])
+        XCTAssertEqual(
+            try report.rows("quality"),
+            [
+                [
+                    .text("negative_lead_time"), .text("late-entry"),
+                    .text("created 2026-11-20T16:00:00+01:00, 3.00 h after it starts (2026-11-20T13:00:00+01:00)"),
+                ]
+            ])
     }
 
     func testAverageBasketIsTheMeanAmountOfPaidAndDoneBookings() throws {

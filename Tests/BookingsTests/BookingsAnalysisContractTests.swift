@@ -26,12 +26,14 @@ final class BookingsAnalysisContractTests: XCTestCase {
 
     func testFiguresAreTheSummaryMetricsInSpecOrder() throws {
         let report = try BookingsAnalysisFixture().report(month: "2026-11")
-        XCTAssertEqual(report.figures.map(\.metric), [
-            "bookings", "cancelled", "no_show", "done", "revenue_eur", "discount_eur", "cancellation_rate",
-            "late_cancellations", "lead_time_median_hours", "lead_time_under_24h_share", "lead_time_under_7d_share",
-            "average_basket_eur", "repeat_rate", "new_customers", "unresolved_past", "negative_lead_times",
-            "unknown_customers", "unknown_services", "unknown_slots",
-        ])
+        XCTAssertEqual(
+            report.figures.map(\.metric),
+            [
+                "bookings", "cancelled", "no_show", "done", "revenue_eur", "discount_eur", "cancellation_rate",
+                "late_cancellations", "lead_time_median_hours", "lead_time_under_24h_share", "lead_time_under_7d_share",
+                "average_basket_eur", "repeat_rate", "new_customers", "unresolved_past", "negative_lead_times",
+                "unknown_customers", "unknown_services", "unknown_slots",
+            ])
         let types = Dictionary(uniqueKeysWithValues: report.figures.map { ($0.metric, $0.type) })
         XCTAssertEqual(types["revenue_eur"], .euros)
         XCTAssertEqual(types["cancellation_rate"], .percent)
@@ -66,7 +68,8 @@ final class BookingsAnalysisContractTests: XCTestCase {
         XCTAssertEqual(first.figures, second.figures)
         XCTAssertEqual(first.tables.map(\.name), second.tables.map(\.name))
         for table in first.tables { XCTAssertEqual(table.rows.all, try second.rows(table.name), table.name) }
-        XCTAssertEqual(first.table(named: "quality")?.rows.all.count, 3)  // b1 unresolved; b2 unknown customer and service
+        // b1 unresolved; b2 unknown customer and service
+        XCTAssertEqual(first.table(named: "quality")?.rows.all.count, 3)
     }
 
     func testMonthOptionsEndAtTheAsOfDayOnlyForTheCurrentMonth() throws {
@@ -81,7 +84,8 @@ final class BookingsAnalysisContractTests: XCTestCase {
         XCTAssertEqual(byDefault.monthScope, "2026-11")
         // In UTC the as-of is still the 28th.
         XCTAssertEqual(try BookingsOptions.currentMonth(timeZone: "UTC", asOf: asOf).to.description, "2026-11-28")
-        let range = BookingsOptions(from: try XCTUnwrap(Day("2026-09-01")), to: try XCTUnwrap(Day("2026-11-30")), asOf: asOf)
+        let range = BookingsOptions(
+            from: try XCTUnwrap(Day("2026-09-01")), to: try XCTUnwrap(Day("2026-11-30")), asOf: asOf)
         XCTAssertEqual(range.scope, "2026-09-01_2026-11-30")
     }
 
@@ -96,7 +100,8 @@ final class BookingsAnalysisContractTests: XCTestCase {
         }
         let fixture = try BookingsAnalysisFixture()
         XCTAssertThrowsError(try fixture.report(from: "2026-11-30", to: "2026-11-01")) { error in
-            XCTAssertEqual("\(error)", "the period ends (2026-11-01) before it starts (2026-11-30): give --from on or before --to")
+            XCTAssertEqual(
+                "\(error)", "the period ends (2026-11-01) before it starts (2026-11-30): give --from on or before --to")
         }
         XCTAssertThrowsError(try fixture.report(from: "0001-01-01", to: "2026-11-01")) { error in
             XCTAssertTrue("\(error)".hasSuffix("at most 3660 days fit in one report: split it"), "\(error)")

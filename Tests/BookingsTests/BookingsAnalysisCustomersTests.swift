@@ -6,16 +6,19 @@ final class BookingsAnalysisCustomersTests: XCTestCase {
     func testCustomerWhoseFirstBookingWasCancelledIsNewInTheSecondBookingsMonth() throws {
         let fixture = try BookingsAnalysisFixture()
         // c7: cancelled in October (the earliest booking, but cancelled), done in November → new in November.
-        try fixture.booking("k1", starts: "2026-10-05T10:00:00+02:00", status: "cancelled", customer: "c7",
-                            cancelled: "2026-10-01T10:00:00+02:00")
+        try fixture.booking(
+            "k1", starts: "2026-10-05T10:00:00+02:00", status: "cancelled", customer: "c7",
+            cancelled: "2026-10-01T10:00:00+02:00")
         try fixture.booking("k2", starts: "2026-11-15T10:00:00+01:00", status: "done", customer: "c7")
         let report = try fixture.report(from: "2026-10-01", to: "2026-11-30")
 
         XCTAssertEqual(report.baseName, "bookings-2026-10-01_2026-11-30")
-        XCTAssertEqual(try report.rows("customers"), [
-            [.text("2026-10"), .integer(0), .integer(0)],
-            [.text("2026-11"), .integer(1), .integer(0)],
-        ])
+        XCTAssertEqual(
+            try report.rows("customers"),
+            [
+                [.text("2026-10"), .integer(0), .integer(0)],
+                [.text("2026-11"), .integer(1), .integer(0)],
+            ])
         XCTAssertEqual(try report.figure("new_customers"), .integer(1))
     }
 
@@ -36,10 +39,12 @@ final class BookingsAnalysisCustomersTests: XCTestCase {
         try fixture.booking("d1", starts: "2026-12-01T10:00:00+01:00", status: "done", customer: "c11")
         let report = try fixture.report(from: "2026-10-01", to: "2026-11-30", asOf: "2026-11-01T00:00:00Z")
 
-        XCTAssertEqual(try report.rows("customers"), [
-            [.text("2026-10"), .integer(1), .integer(1)],  // new c9; returning c8
-            [.text("2026-11"), .integer(0), .integer(2)],  // returning c8, c9
-        ])
+        XCTAssertEqual(
+            try report.rows("customers"),
+            [
+                [.text("2026-10"), .integer(1), .integer(1)],  // new c9; returning c8
+                [.text("2026-11"), .integer(0), .integer(2)],  // returning c8, c9
+            ])
         XCTAssertEqual(try report.figure("new_customers"), .integer(1))
         // Up to the period's end, kept bookings per customer: c8 4, c9 2 (c10 none, c11 after the end).
         // 2 customers with ≥ 2 / 2 with ≥ 1 = 1.0

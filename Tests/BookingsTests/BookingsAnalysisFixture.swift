@@ -39,18 +39,26 @@ final class BookingsAnalysisFixture {
     }
 
     func slot(_ id: String, starts: String, ends: String, capacity: Int64) throws {
-        try store.load(.slots, ["id": .string(id), "starts_at": .string(starts), "ends_at": .string(ends),
-                                "capacity": .integer(capacity)])
+        try store.load(
+            .slots,
+            [
+                "id": .string(id), "starts_at": .string(starts), "ends_at": .string(ends),
+                "capacity": .integer(capacity),
+            ])
     }
 
     /// A service line: (service id, price, old price).
     typealias Line = (service: String, price: Int64, oldPrice: Int64?)
 
-    func booking(_ id: String, starts: String, created: String = "2026-01-01T10:00:00+01:00", status: String = "paid",
-                 amount: Int64 = 4500, customer: String = "c1", lines: [Line] = [("s1", 4500, nil)],
-                 slot: String? = nil, cancelled: String? = nil, postalCode: String? = nil) throws {
+    func booking(
+        _ id: String, starts: String, created: String = "2026-01-01T10:00:00+01:00", status: String = "paid",
+        amount: Int64 = 4500, customer: String = "c1", lines: [Line] = [("s1", 4500, nil)],
+        slot: String? = nil, cancelled: String? = nil, postalCode: String? = nil
+    ) throws {
         let services: [JSONValue] = lines.map { line in
-            var fields: [(String, JSONValue)] = [("service_id", .string(line.service)), ("price_cents", .integer(line.price))]
+            var fields: [(String, JSONValue)] = [
+                ("service_id", .string(line.service)), ("price_cents", .integer(line.price)),
+            ]
             if let old = line.oldPrice { fields.append(("old_price_cents", .integer(old))) }
             return Self.object(fields)
         }
@@ -70,15 +78,18 @@ final class BookingsAnalysisFixture {
     }
 
     /// The report of a month (`--month`), seen at `asOf`.
-    func report(month: String, asOf: String = "2027-01-01T00:00:00Z", timeZone: String = "Europe/Paris") throws -> Report {
+    func report(
+        month: String, asOf: String = "2027-01-01T00:00:00Z", timeZone: String = "Europe/Paris"
+    ) throws -> Report {
         let options = try BookingsOptions.month(month, timeZone: timeZone, asOf: try XCTUnwrap(Timestamp(asOf)))
         return try BookingsAnalysis.report(database: database, options: options)
     }
 
     /// The report of `--from/--to`, seen at `asOf`.
     func report(from: String, to: String, asOf: String = "2027-01-01T00:00:00Z") throws -> Report {
-        let options = BookingsOptions(from: try XCTUnwrap(Day(from)), to: try XCTUnwrap(Day(to)),
-                                      asOf: try XCTUnwrap(Timestamp(asOf)))
+        let options = BookingsOptions(
+            from: try XCTUnwrap(Day(from)), to: try XCTUnwrap(Day(to)),
+            asOf: try XCTUnwrap(Timestamp(asOf)))
         return try BookingsAnalysis.report(database: database, options: options)
     }
 }
@@ -90,7 +101,8 @@ extension Report {
     }
 
     /// The rows of a table whose first cell is `key` (a day, a month, an id).
-    func rows(_ name: String, where key: Value, file: StaticString = #filePath, line: UInt = #line) throws -> [[Value]] {
+    func rows(_ name: String, where key: Value, file: StaticString = #filePath, line: UInt = #line) throws -> [[Value]]
+    {
         try rows(name, file: file, line: line).filter { $0.first == key }
     }
 
@@ -106,10 +118,13 @@ func day(_ text: String, file: StaticString = #filePath, line: UInt = #line) thr
 }
 
 /// Asserts that a numeric Value is a number close to `expected` (money and ratios are Doubles).
-func assertNumber(_ value: Value?, _ expected: Double, accuracy: Double = 1e-9, _ message: String = "",
-                  file: StaticString = #filePath, line: UInt = #line) {
+func assertNumber(
+    _ value: Value?, _ expected: Double, accuracy: Double = 1e-9, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {
     guard let number = value?.doubleValue else {
-        XCTFail("\(String(describing: value)) is not a number; expected \(expected). \(message)", file: file, line: line)
+        XCTFail(
+            "\(String(describing: value)) is not a number; expected \(expected). \(message)", file: file, line: line)
         return
     }
     XCTAssertEqual(number, expected, accuracy: accuracy, message, file: file, line: line)

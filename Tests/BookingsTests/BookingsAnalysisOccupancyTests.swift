@@ -29,8 +29,9 @@ final class BookingsAnalysisOccupancyTests: XCTestCase {
         try fixture.booking("absent", starts: "2026-11-13T19:30:00+01:00", status: "no_show", slot: "evening")
         try fixture.booking("pending", starts: "2026-11-13T20:00:00+01:00", status: "pending")
         try fixture.booking("ghost", starts: "2026-11-13T20:00:00+01:00", status: "confirmed", slot: "nowhere")
-        try fixture.booking("gone", starts: "2026-11-13T19:00:00+01:00", status: "cancelled", slot: "evening",
-                            cancelled: "2026-11-01T10:00:00+01:00")
+        try fixture.booking(
+            "gone", starts: "2026-11-13T19:00:00+01:00", status: "cancelled", slot: "evening",
+            cancelled: "2026-11-01T10:00:00+01:00")
         // Seen before these bookings start, so that the pending ones are not unresolved yet.
         let report = try fixture.report(from: "2026-11-01", to: "2026-11-30", asOf: "2026-11-01T12:00:00Z")
 
@@ -46,7 +47,8 @@ final class BookingsAnalysisOccupancyTests: XCTestCase {
         XCTAssertEqual(Array(byPeriod[2].prefix(3)), [.text("evening"), .integer(2), .integer(4)])
         assertNumber(byPeriod[2][3], 2.0)
         // The unknown slot is a quality issue; the booking without a slot id is not.
-        XCTAssertEqual(try report.rows("quality").map { Array($0.prefix(2)) }, [[.text("unknown_slot"), .text("ghost")]])
+        XCTAssertEqual(
+            try report.rows("quality").map { Array($0.prefix(2)) }, [[.text("unknown_slot"), .text("ghost")]])
         XCTAssertEqual(try report.figure("unknown_slots"), .integer(1))
     }
 
@@ -59,7 +61,8 @@ final class BookingsAnalysisOccupancyTests: XCTestCase {
         try fixture.booking("b1", starts: "2026-11-02T13:00:00+01:00", slot: "a1")
         let report = try fixture.report(month: "2026-11")
         let afternoon = try XCTUnwrap(report.rows("occupancy", where: try day("2026-11-02")).dropFirst().first)
-        XCTAssertEqual(Array(afternoon.prefix(4)), [try day("2026-11-02"), .text("afternoon"), .integer(5), .integer(1)])
+        XCTAssertEqual(
+            Array(afternoon.prefix(4)), [try day("2026-11-02"), .text("afternoon"), .integer(5), .integer(1)])
         assertNumber(afternoon[4], 0.2)  // 1 / 5
         let totalCapacity = try report.rows("occupancy").reduce(Int64(0)) { sum, row in
             if case .integer(let value) = row[2] { return sum + value }

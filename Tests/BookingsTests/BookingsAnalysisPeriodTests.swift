@@ -13,7 +13,8 @@ final class BookingsAnalysisPeriodTests: XCTestCase {
         try fixture.booking("b3", starts: "2026-11-10T16:59:00Z")
         try fixture.booking("b4", starts: "2026-11-10T17:00:00Z")
         try fixture.slot("morning", starts: "2026-11-10T09:00:00+01:00", ends: "2026-11-10T12:00:00+01:00", capacity: 2)
-        try fixture.slot("afternoon", starts: "2026-11-10T14:00:00+01:00", ends: "2026-11-10T18:00:00+01:00", capacity: 4)
+        try fixture.slot(
+            "afternoon", starts: "2026-11-10T14:00:00+01:00", ends: "2026-11-10T18:00:00+01:00", capacity: 4)
         let report = try fixture.report(month: "2026-11")
 
         let rows = try report.rows("occupancy", where: try day("2026-11-10"))
@@ -44,7 +45,9 @@ final class BookingsAnalysisPeriodTests: XCTestCase {
         let report = try fixture.report(month: "2026-10")
 
         // daily: 24th 1 booking 160.00; 25th 3 bookings 10 + 20 + 40 = 70.00; 26th 1 booking 80.00
-        let expected: [(String, Int64, Double)] = [("2026-10-24", 1, 160), ("2026-10-25", 3, 70), ("2026-10-26", 1, 80)]
+        let expected: [(String, Int64, Double)] = [
+            ("2026-10-24", 1, 160), ("2026-10-25", 3, 70), ("2026-10-26", 1, 80),
+        ]
         for (text, bookings, revenue) in expected {
             let row = try XCTUnwrap(report.rows("daily", where: try day(text)).first)
             XCTAssertEqual(row[1], .integer(bookings), text)
@@ -73,8 +76,9 @@ final class BookingsAnalysisPeriodTests: XCTestCase {
         let report = try fixture.report(month: "2026-03")
         let rows = try report.rows("occupancy", where: try day("2026-03-29"))
         XCTAssertEqual(rows.map { $0[3] }, [.integer(1), .integer(0), .integer(1)])
-        XCTAssertEqual(try report.rows("occupancy", where: try day("2026-03-30")).map { $0[3] },
-                       [.integer(1), .integer(0), .integer(0)])
+        XCTAssertEqual(
+            try report.rows("occupancy", where: try day("2026-03-30")).map { $0[3] },
+            [.integer(1), .integer(0), .integer(0)])
         XCTAssertEqual(try report.rows("daily", where: try day("2026-03-29")).first?[1], .integer(2))
         XCTAssertEqual(try report.rows("daily", where: try day("2026-03-30")).first?[1], .integer(1))
     }
@@ -104,15 +108,19 @@ final class BookingsAnalysisPeriodTests: XCTestCase {
         XCTAssertEqual(try report.rows("postal_codes"), [])
         XCTAssertEqual(try report.rows("quality"), [])
 
-        for metric in ["bookings", "cancelled", "no_show", "done", "late_cancellations", "new_customers",
-                       "unresolved_past", "negative_lead_times", "unknown_customers", "unknown_services", "unknown_slots"] {
+        for metric in [
+            "bookings", "cancelled", "no_show", "done", "late_cancellations", "new_customers",
+            "unresolved_past", "negative_lead_times", "unknown_customers", "unknown_services", "unknown_slots",
+        ] {
             XCTAssertEqual(try report.figure(metric), .integer(0), metric)
         }
         assertNumber(try report.figure("revenue_eur"), 0)
         assertNumber(try report.figure("discount_eur"), 0)
         // Ratios and means over nothing are empty (SPEC: a ratio whose denominator is 0 is empty).
-        for metric in ["cancellation_rate", "lead_time_median_hours", "lead_time_under_24h_share",
-                       "lead_time_under_7d_share", "average_basket_eur", "repeat_rate"] {
+        for metric in [
+            "cancellation_rate", "lead_time_median_hours", "lead_time_under_24h_share",
+            "lead_time_under_7d_share", "average_basket_eur", "repeat_rate",
+        ] {
             XCTAssertEqual(try report.figure(metric), .empty, metric)
         }
         let heatMap = try XCTUnwrap(report.heatMap)

@@ -40,7 +40,8 @@ final class BookingsAnalysisPrivacyTests: XCTestCase {
             """
         let path = fixture.store.directory.appendingPathComponent("customers.json").path
         try Data(customers.utf8).write(to: URL(fileURLWithPath: path))
-        let importer = try Importer(database: fixture.database, modules: [BookingsModule.module.imports], options: Importer.Options())
+        let importer = try Importer(
+            database: fixture.database, modules: [BookingsModule.module.imports], options: Importer.Options())
         let outcomes = importer.importFiles(try ImportFiles.expand([path]))
         XCTAssertEqual(outcomes.map(\.accepted), [1])
         XCTAssertEqual(outcomes.map(\.rejected), [2])
@@ -60,7 +61,8 @@ final class BookingsAnalysisPrivacyTests: XCTestCase {
         rendered += report.charts.flatMap { [$0.title, $0.table, $0.category, $0.fileStem] + $0.series }
         if let heatMap = report.heatMap { rendered += [heatMap.title] + heatMap.rowLabels + heatMap.columnLabels }
         XCTAssertTrue(rendered.contains("75020"), "the postal code of cust-P1 is in postal_codes")
-        XCTAssertTrue(rendered.contains { $0.contains("cust-P2") }, "the rejected customer is an unknown_customer issue")
+        XCTAssertTrue(
+            rendered.contains { $0.contains("cust-P2") }, "the rejected customer is an unknown_customer issue")
 
         let rejections = try fixture.store.rows("SELECT * FROM import_rejects").flatMap { $0.compactMap(\.string) }
         XCTAssertEqual(try fixture.store.count("import_rejects"), 2)
@@ -70,17 +72,23 @@ final class BookingsAnalysisPrivacyTests: XCTestCase {
         // The file scan is SQLite's (a PostgreSQL server's files are not the test's to read).
         let scansTheFile = TestStore.backend == .sqlite
         if scansTheFile { try fixture.database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
-        let databaseBytes = scansTheFile ? FileManager.default.contents(atPath: fixture.database.path) ?? Data() : Data()
-        if scansTheFile { XCTAssertNotNil(databaseBytes.range(of: Data("cust-P1".utf8)), "the scan of the file finds stored ids") }
+        let databaseBytes =
+            scansTheFile ? FileManager.default.contents(atPath: fixture.database.path) ?? Data() : Data()
+        if scansTheFile {
+            XCTAssertNotNil(databaseBytes.range(of: Data("cust-P1".utf8)), "the scan of the file finds stored ids")
+        }
 
         for (field, value) in Self.contacts {
             for text in rendered { XCTAssertFalse(text.contains(value), "\(field) in the report: \(text)") }
-            for text in rejections + messages { XCTAssertFalse(text.contains(value), "\(field) in a rejection: \(text)") }
+            for text in rejections + messages {
+                XCTAssertFalse(text.contains(value), "\(field) in a rejection: \(text)")
+            }
             XCTAssertNil(databaseBytes.range(of: Data(value.utf8)), "\(field) in the database file")
             // Also its longest word, in case a value were stored cut (the phone's words are too short to be telling).
             let fragment = String(value.split(separator: " ").max { $0.count < $1.count } ?? "")
             guard fragment.count >= 6 else { continue }
-            XCTAssertNil(databaseBytes.range(of: Data(fragment.utf8)), "\(field) fragment \(fragment) in the database file")
+            XCTAssertNil(
+                databaseBytes.range(of: Data(fragment.utf8)), "\(field) fragment \(fragment) in the database file")
             for text in rendered { XCTAssertFalse(text.contains(fragment), "\(field) fragment in the report: \(text)") }
         }
     }

@@ -17,12 +17,18 @@ final class BookingsAnalysisQualityTests: XCTestCase {
         XCTAssertEqual(try report.rows("daily").last?.first, try day("2026-11-15"))
         XCTAssertEqual(try report.figure("bookings"), .integer(4))
         XCTAssertEqual(try report.figure("unresolved_past"), .integer(2))
-        XCTAssertEqual(try report.rows("quality"), [
-            [.text("unresolved_past"), .text("past-confirmed"),
-             .text("starts 2026-11-02T09:00:00+01:00, before the as-of moment, and is still confirmed")],
-            [.text("unresolved_past"), .text("past-pending"),
-             .text("starts 2026-11-15T11:00:00+01:00, before the as-of moment, and is still pending")],
-        ])
+        XCTAssertEqual(
+            try report.rows("quality"),
+            [
+                [
+                    .text("unresolved_past"), .text("past-confirmed"),
+                    .text("starts 2026-11-02T09:00:00+01:00, before the as-of moment, and is still confirmed"),
+                ],
+                [
+                    .text("unresolved_past"), .text("past-pending"),
+                    .text("starts 2026-11-15T11:00:00+01:00, before the as-of moment, and is still pending"),
+                ],
+            ])
     }
 
     func testAsOfDecidesOnlyUnresolvedPast() throws {
@@ -45,20 +51,25 @@ final class BookingsAnalysisQualityTests: XCTestCase {
         let fixture = try BookingsAnalysisFixture()
         try fixture.slot("known", starts: "2026-11-20T10:00:00+01:00", ends: "2026-11-20T11:00:00+01:00", capacity: 1)
         try fixture.booking("b2", starts: "2026-11-20T10:00:00+01:00", customer: "stranger", slot: "lost")
-        try fixture.booking("b1", starts: "2026-11-20T10:00:00+01:00", lines: [("zz", 100, nil), ("aa", 100, nil)],
-                            slot: "known")
+        try fixture.booking(
+            "b1", starts: "2026-11-20T10:00:00+01:00", lines: [("zz", 100, nil), ("aa", 100, nil)],
+            slot: "known")
         // Outside the period: not an issue of this report.
         try fixture.booking("b0", starts: "2026-12-20T10:00:00+01:00", customer: "stranger", slot: "lost")
         let report = try fixture.report(month: "2026-11")
-        XCTAssertEqual(try report.rows("quality").map { Array($0.prefix(2)) }, [
-            [.text("unknown_customer"), .text("b2")],
-            [.text("unknown_service"), .text("b1")],  // aa
-            [.text("unknown_service"), .text("b1")],  // zz
-            [.text("unknown_slot"), .text("b2")],
-        ])
-        XCTAssertEqual(try report.rows("quality").map { $0[2] }[1...2].map { $0 }, [
-            .text("service aa is not in the services export"), .text("service zz is not in the services export"),
-        ])
+        XCTAssertEqual(
+            try report.rows("quality").map { Array($0.prefix(2)) },
+            [
+                [.text("unknown_customer"), .text("b2")],
+                [.text("unknown_service"), .text("b1")],  // aa
+                [.text("unknown_service"), .text("b1")],  // zz
+                [.text("unknown_slot"), .text("b2")],
+            ])
+        XCTAssertEqual(
+            try report.rows("quality").map { $0[2] }[1...2].map { $0 },
+            [
+                .text("service aa is not in the services export"), .text("service zz is not in the services export"),
+            ])
         XCTAssertEqual(try report.figure("unknown_customers"), .integer(1))
         XCTAssertEqual(try report.figure("unknown_services"), .integer(2))
         XCTAssertEqual(try report.figure("unknown_slots"), .integer(1))
@@ -76,8 +87,9 @@ final class BookingsAnalysisQualityTests: XCTestCase {
         try fixture.booking("first", starts: "2026-11-01T00:00:00+01:00", status: "pending", customer: "nobody")
         try fixture.booking("last", starts: "2026-11-30T23:59:59+01:00", lines: [("gone", 100, 150)], slot: "lost")
         try fixture.booking("december", starts: "2026-12-01T00:00:00+01:00")
-        let calendar = try BookingsCalendar(from: try XCTUnwrap(Day("2026-11-01")), to: try XCTUnwrap(Day("2026-11-30")),
-                                            local: .paris)
+        let calendar = try BookingsCalendar(
+            from: try XCTUnwrap(Day("2026-11-01")), to: try XCTUnwrap(Day("2026-11-30")),
+            local: .paris)
         let chosen = try PeriodFilter.choose(fixture.database, calendar: calendar)
         XCTAssertEqual(chosen.condition, PeriodFilter.indexed.condition, "2 of 19 bookings: the index")
         let asOf = try XCTUnwrap(Timestamp("2026-12-15T00:00:00Z"))
@@ -87,14 +99,19 @@ final class BookingsAnalysisQualityTests: XCTestCase {
         XCTAssertEqual(scanned.overall.bookings, 2)
         XCTAssertEqual(indexed.leadTimes, scanned.leadTimes)
         XCTAssertEqual(indexed.postalCodeRows, scanned.postalCodeRows)
-        XCTAssertEqual(indexed.issues.sorted(by: QualityIssue.precedes), scanned.issues.sorted(by: QualityIssue.precedes))
-        XCTAssertEqual(indexed.issues.map(\.kind).sorted { $0.rawValue < $1.rawValue },
-                       [.unresolvedPast, .unknownCustomer, .unknownSlot])
-        XCTAssertEqual(try BookingsBreakdowns.services(fixture.database, calendar: calendar, filter: .indexed),
-                       try BookingsBreakdowns.services(fixture.database, calendar: calendar, filter: .tableScan))
-        XCTAssertEqual(try QualityIssue.unknownServices(fixture.database, filter: .indexed, calendar: calendar),
-                       try QualityIssue.unknownServices(fixture.database, filter: .tableScan, calendar: calendar))
-        XCTAssertEqual(try QualityIssue.unknownServices(fixture.database, filter: .indexed, calendar: calendar).map(\.record),
-                       ["last"])
+        XCTAssertEqual(
+            indexed.issues.sorted(by: QualityIssue.precedes), scanned.issues.sorted(by: QualityIssue.precedes))
+        XCTAssertEqual(
+            indexed.issues.map(\.kind).sorted { $0.rawValue < $1.rawValue },
+            [.unresolvedPast, .unknownCustomer, .unknownSlot])
+        XCTAssertEqual(
+            try BookingsBreakdowns.services(fixture.database, calendar: calendar, filter: .indexed),
+            try BookingsBreakdowns.services(fixture.database, calendar: calendar, filter: .tableScan))
+        XCTAssertEqual(
+            try QualityIssue.unknownServices(fixture.database, filter: .indexed, calendar: calendar),
+            try QualityIssue.unknownServices(fixture.database, filter: .tableScan, calendar: calendar))
+        XCTAssertEqual(
+            try QualityIssue.unknownServices(fixture.database, filter: .indexed, calendar: calendar).map(\.record),
+            ["last"])
     }
 }

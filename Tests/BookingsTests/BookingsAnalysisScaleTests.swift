@@ -22,7 +22,9 @@ final class BookingsAnalysisScaleTests: XCTestCase {
         // Rows are written straight with SQL: this measures the analysis, not the importer.
         try database.transaction {
             let services = try database.prepare("INSERT INTO services VALUES (?, ?, 'Cat', 4000, 5000, 30, 0)")
-            for index in 0..<60 { try services.bind([.text("s\(index)"), .text("Service \(index)")]); try services.run() }
+            for index in 0..<60 {
+                try services.bind([.text("s\(index)"), .text("Service \(index)")]); try services.run()
+            }
             let customers = try database.prepare("INSERT INTO customers VALUES (?, 0, ?, 0)")
             for index in 0..<100_000 {
                 try customers.bind([.text("c\(index)"), .text("75\(String(100 + index % 20).suffix(3))")])
@@ -41,19 +43,23 @@ final class BookingsAnalysisScaleTests: XCTestCase {
             for index in 0..<bookingCount {
                 let dayIndex = index % 365
                 let period = index % 3
-                let starts = yearStart + Int64(dayIndex) * 24 * hour + Int64(period) * 5 * hour + Int64(index % 4) * hour
+                let starts =
+                    yearStart + Int64(dayIndex) * 24 * hour + Int64(period) * 5 * hour + Int64(index % 4) * hour
                 let status = statuses[index % statuses.count]
                 let id = "b\(index)"
                 try bookings.bind([
                     .text(id), .text("c\(index % 120_000)"), .text("slot-\(dayIndex)-\(period)"), .integer(starts),
-                    .integer(starts - Int64(index % 500) * hour), .text(status), .integer(4000 + Int64(index % 7) * 500),
+                    .integer(starts - Int64(index % 500) * hour), .text(status),
+                    .integer(4000 + Int64(index % 7) * 500),
                     status == "cancelled" ? .integer(starts - Int64(index % 48) * hour) : .null,
                     index % 3 == 0 ? .text("75011") : .null,
                 ])
                 try bookings.run()
                 for position in 0..<(1 + index % 2) {
-                    try lines.bind([.text(id), .integer(Int64(position)), .text("s\((index + position) % 64)"),
-                                    index % 5 == 0 ? .integer(4500) : .null])
+                    try lines.bind([
+                        .text(id), .integer(Int64(position)), .text("s\((index + position) % 64)"),
+                        index % 5 == 0 ? .integer(4500) : .null,
+                    ])
                     try lines.run()
                 }
             }
@@ -67,9 +73,10 @@ final class BookingsAnalysisScaleTests: XCTestCase {
         var cells = 0
         for table in report.tables { for row in table.rows.all { cells += row.count } }
         let after = Self.peakResidentMegabytes()
-        print("peak resident memory: \(before) MB while writing the rows; \(after) MB during the report"
-              + (reset ? "" : " (peak not reset: includes the writing)")
-              + "; \(cells) cells; report in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        print(
+            "peak resident memory: \(before) MB while writing the rows; \(after) MB during the report"
+                + (reset ? "" : " (peak not reset: includes the writing)")
+                + "; \(cells) cells; report in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
         XCTAssertEqual(try report.figure("bookings"), .integer(Int64(bookingCount)))
         XCTAssertEqual(try report.rows("daily").count, 365)
         XCTAssertLessThan(after, 256)
@@ -79,8 +86,9 @@ final class BookingsAnalysisScaleTests: XCTestCase {
     /// getrusage's lifetime peak.
     static func peakResidentMegabytes() -> Int {
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-           let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") {
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        {
             return kilobytes / 1024
         }
         var usage = rusage()

@@ -22,7 +22,9 @@ final class BookingsImportTests: XCTestCase {
     ]
 
     private func lines(_ id: String = "b1") throws -> [[SQLValue]] {
-        try store.rows("SELECT position, service_id, price_cents, old_price_cents FROM booking_lines WHERE booking_id = '\(id)' ORDER BY position")
+        try store.rows(
+            "SELECT position, service_id, price_cents, old_price_cents FROM booking_lines WHERE booking_id = '\(id)' ORDER BY position"
+        )
     }
 
     func testValidBookingIsStoredWithItsLines() throws {
@@ -30,25 +32,37 @@ final class BookingsImportTests: XCTestCase {
         let starts = try XCTUnwrap(Timestamp("2026-11-28T08:30:00Z")).microseconds
         let created = try XCTUnwrap(Timestamp("2026-11-20T18:00:00Z")).microseconds
         let paid = try XCTUnwrap(Timestamp("2026-11-20T18:05:00Z")).microseconds + 500_000
-        XCTAssertEqual(try store.rows("""
-            SELECT id, customer_id, slot_id, starts_at_us, created_at_us, status, amount_cents, paid_at_us,
-                   cancelled_at_us, postal_code, import_seq FROM bookings
-            """), [["b1", "c1", "m-2026-11-28", .integer(starts), .integer(created), "paid", 11000, .integer(paid),
-                    .null, "75011", .integer(store.lastSequence)]])
-        XCTAssertEqual(try lines(), [[0, "s1", 4500, 5500], [1, "12", 2000, .null], [2, "s1", 4500, 4000]],
-                       "lines keep their order, repeats and own old prices")
+        XCTAssertEqual(
+            try store.rows(
+                """
+                SELECT id, customer_id, slot_id, starts_at_us, created_at_us, status, amount_cents, paid_at_us,
+                       cancelled_at_us, postal_code, import_seq FROM bookings
+                """),
+            [
+                [
+                    "b1", "c1", "m-2026-11-28", .integer(starts), .integer(created), "paid", 11000, .integer(paid),
+                    .null, "75011", .integer(store.lastSequence),
+                ]
+            ])
+        XCTAssertEqual(
+            try lines(), [[0, "s1", 4500, 5500], [1, "12", 2000, .null], [2, "s1", 4500, 4000]],
+            "lines keep their order, repeats and own old prices")
     }
 
     func testEveryStatusIsAccepted() throws {
         for (index, status) in BookingRecord.statuses.enumerated() {
             try store.load(.bookings, record(Self.booking, ["id": .integer(Int64(index)), "status": .string(status)]))
         }
-        XCTAssertEqual(try store.rows("SELECT status FROM bookings ORDER BY id").compactMap { $0[0].string }, BookingRecord.statuses)
+        XCTAssertEqual(
+            try store.rows("SELECT status FROM bookings ORDER BY id").compactMap { $0[0].string },
+            BookingRecord.statuses)
     }
 
     func testOptionalFieldsAbsentOrNullAreNull() throws {
         try store.load(.bookings, record(Self.booking, ["slot_id": nil, "paid_at": .null, "postal_code": nil]))
-        XCTAssertEqual(try store.rows("SELECT slot_id, paid_at_us, cancelled_at_us, postal_code FROM bookings"), [[.null, .null, .null, .null]])
+        XCTAssertEqual(
+            try store.rows("SELECT slot_id, paid_at_us, cancelled_at_us, postal_code FROM bookings"),
+            [[.null, .null, .null, .null]])
     }
 
     func testInvalidBookingsAreRejected() throws {
@@ -57,21 +71,43 @@ final class BookingsImportTests: XCTestCase {
         let cases: [(String, JSONValue?, String)] = [
             ("customer_id", nil, "field customer_id: missing (required)"),
             ("customer_id", "", "field customer_id: invalid id (a non-empty string or an integer) \"\""),
-            ("slot_id", .number(3.5, literal: "3.5"), "field slot_id: invalid id (a non-empty string or an integer) 3.5"),
+            (
+                "slot_id", .number(3.5, literal: "3.5"),
+                "field slot_id: invalid id (a non-empty string or an integer) 3.5"
+            ),
             ("starts_at", "2016-13-42T09:00:00Z", "field starts_at: \(timestampRule) \"2016-13-42T09:00:00Z\""),
             ("created_at", .null, "field created_at: missing (required) null"),
-            ("status", "Paid", "field status: must be one of pending, confirmed, paid, done, cancelled, no_show \"Paid\""),
-            ("status", "canceled", "field status: must be one of pending, confirmed, paid, done, cancelled, no_show \"canceled\""),
+            (
+                "status", "Paid",
+                "field status: must be one of pending, confirmed, paid, done, cancelled, no_show \"Paid\""
+            ),
+            (
+                "status", "canceled",
+                "field status: must be one of pending, confirmed, paid, done, cancelled, no_show \"canceled\""
+            ),
             ("services", [], "field services: must list at least one service []"),
             ("services", nil, "field services: missing (required)"),
-            ("services", ["service_id": "s1", "price_cents": 1], "field services: must be a list {\"service_id\":\"s1\",\"price_cents\":1}"),
+            (
+                "services", ["service_id": "s1", "price_cents": 1],
+                "field services: must be a list {\"service_id\":\"s1\",\"price_cents\":1}"
+            ),
             ("services", ["s1"], "field services[0]: must be an object \"s1\""),
-            ("services", [["service_id": "s1", "price_cents": 1], ["price_cents": 1]], "field services[1].service_id: missing (required)"),
-            ("services", [["service_id": "s1", "price_cents": -1]], "field services[0].price_cents: must be an integer ≥ 0 -1"),
-            ("services", [["service_id": "s1", "price_cents": .number(45.5, literal: "45.5")]],
-             "field services[0].price_cents: must be an integer ≥ 0 45.5"),
-            ("services", [["service_id": "s1", "price_cents": 1, "old_price_cents": -2]],
-             "field services[0].old_price_cents: must be an integer ≥ 0 -2"),
+            (
+                "services", [["service_id": "s1", "price_cents": 1], ["price_cents": 1]],
+                "field services[1].service_id: missing (required)"
+            ),
+            (
+                "services", [["service_id": "s1", "price_cents": -1]],
+                "field services[0].price_cents: must be an integer ≥ 0 -1"
+            ),
+            (
+                "services", [["service_id": "s1", "price_cents": .number(45.5, literal: "45.5")]],
+                "field services[0].price_cents: must be an integer ≥ 0 45.5"
+            ),
+            (
+                "services", [["service_id": "s1", "price_cents": 1, "old_price_cents": -2]],
+                "field services[0].old_price_cents: must be an integer ≥ 0 -2"
+            ),
             ("amount_cents", -1, "field amount_cents: must be an integer ≥ 0 -1"),
             ("amount_cents", nil, "field amount_cents: missing (required)"),
             ("paid_at", "2026-11-20", "field paid_at: \(timestampRule) \"2026-11-20\""),
@@ -88,13 +124,17 @@ final class BookingsImportTests: XCTestCase {
         try store.load(.bookings, Self.booking)
         XCTAssertEqual(try store.count("bookings"), 1)
         XCTAssertEqual(try store.count("booking_lines"), 3)
-        try store.load(.bookings, [
-            "id": "b1", "customer_id": "c2", "starts_at": "2026-11-29T15:00:00Z", "created_at": "2026-11-21T10:00:00Z",
-            "status": "cancelled", "services": [["service_id": "s9", "price_cents": 3000]], "amount_cents": 0,
-            "cancelled_at": "2026-11-29T14:00:00Z",
-        ])
-        XCTAssertEqual(try store.rows("SELECT customer_id, slot_id, status, amount_cents, paid_at_us, postal_code FROM bookings"),
-                       [["c2", .null, "cancelled", 0, .null, .null]])
+        try store.load(
+            .bookings,
+            [
+                "id": "b1", "customer_id": "c2", "starts_at": "2026-11-29T15:00:00Z",
+                "created_at": "2026-11-21T10:00:00Z",
+                "status": "cancelled", "services": [["service_id": "s9", "price_cents": 3000]], "amount_cents": 0,
+                "cancelled_at": "2026-11-29T14:00:00Z",
+            ])
+        XCTAssertEqual(
+            try store.rows("SELECT customer_id, slot_id, status, amount_cents, paid_at_us, postal_code FROM bookings"),
+            [["c2", .null, "cancelled", 0, .null, .null]])
         XCTAssertEqual(try lines(), [[0, "s9", 3000, .null]])
     }
 

@@ -23,14 +23,18 @@ final class CustomersImportTests: XCTestCase {
             .init(key: "id", value: "cust-ZX81"), .init(key: "created_at", value: "2026-10-01T12:00:00+02:00"),
             .init(key: "postal_code", value: "75011"),
         ]
-        for (key, value) in contacts.sorted(by: { $0.key < $1.key }) { members.append(.init(key: key, value: .string(value))) }
+        for (key, value) in contacts.sorted(by: { $0.key < $1.key }) {
+            members.append(.init(key: key, value: .string(value)))
+        }
         return .object(JSONObject(members: members))
     }
 
     func testValidCustomerIsStoredWithoutContactDetails() throws {
         try store.load(.customers, Self.customer)
         let created = try XCTUnwrap(Timestamp("2026-10-01T10:00:00Z")).microseconds
-        XCTAssertEqual(try store.rows("SELECT * FROM customers"), [["cust-ZX81", .integer(created), "75011", .integer(store.lastSequence)]])
+        XCTAssertEqual(
+            try store.rows("SELECT * FROM customers"),
+            [["cust-ZX81", .integer(created), "75011", .integer(store.lastSequence)]])
         let columns = try store.database.rows(TestStore.columnsSQL, ["customers"]).compactMap { $0[0].string }
         XCTAssertEqual(columns, ["id", "created_at_us", "postal_code", "import_seq"])
     }
@@ -41,7 +45,9 @@ final class CustomersImportTests: XCTestCase {
         try store.load(.customers, Self.customer)
         try store.load(.customers, record(Self.customer, ["id": "cust-2", "postal_code": nil]))
         // Contact fields of any type are ignored, never validated nor quoted in a rejection.
-        try store.load(.customers, record(Self.customer, ["id": "cust-3", "email": ["jeanne.dupont@example.fr"], "phone": 33612345678]))
+        try store.load(
+            .customers,
+            record(Self.customer, ["id": "cust-3", "email": ["jeanne.dupont@example.fr"], "phone": 33612345678]))
         do {
             try store.load(.customers, record(Self.customer, ["id": "cust-4", "created_at": "yesterday"]))
             XCTFail("an invalid created_at is rejected")
@@ -56,7 +62,9 @@ final class CustomersImportTests: XCTestCase {
         for table in tables {
             for row in try store.rows("SELECT * FROM \(table)") {
                 for case .text(let text) in row {
-                    for (field, value) in Self.contacts { XCTAssertFalse(text.contains(value), "\(field) found in \(table)") }
+                    for (field, value) in Self.contacts {
+                        XCTAssertFalse(text.contains(value), "\(field) found in \(table)")
+                    }
                     XCTAssertFalse(text.contains("jeanne.dupont"), "e-mail found in \(table)")
                 }
             }
@@ -79,8 +87,10 @@ final class CustomersImportTests: XCTestCase {
         XCTAssertNotNil(afterCheckpoint.range(of: storedId), "after a checkpoint the id is in the main file")
         for (field, value) in Self.contacts {
             let needle = Data(value.utf8)
-            for (name, bytes) in [("database", databaseBefore), ("wal", walBefore), ("checkpointed database", afterCheckpoint),
-                                  ("wal after checkpoint", fileBytes(databasePath + "-wal"))] {
+            for (name, bytes) in [
+                ("database", databaseBefore), ("wal", walBefore), ("checkpointed database", afterCheckpoint),
+                ("wal after checkpoint", fileBytes(databasePath + "-wal")),
+            ] {
                 XCTAssertNil(bytes.range(of: needle), "\(field) found in the \(name) file")
             }
         }
@@ -88,10 +98,14 @@ final class CustomersImportTests: XCTestCase {
 
     func testInvalidCustomersAreRejectedAndReplacementIsWhole() throws {
         try store.load(.customers, Self.customer)
-        try store.assertRejected(.customers, record(Self.customer, ["created_at": nil]), "field created_at: missing (required)")
-        try store.assertRejected(.customers, record(Self.customer, ["created_at": "2026-10-01T12:00:00"]),
-                                 "field created_at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) \"2026-10-01T12:00:00\"")
-        try store.assertRejected(.customers, record(Self.customer, ["postal_code": 75011]), "field postal_code: must be a string 75011")
+        try store.assertRejected(
+            .customers, record(Self.customer, ["created_at": nil]), "field created_at: missing (required)")
+        try store.assertRejected(
+            .customers, record(Self.customer, ["created_at": "2026-10-01T12:00:00"]),
+            "field created_at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) \"2026-10-01T12:00:00\""
+        )
+        try store.assertRejected(
+            .customers, record(Self.customer, ["postal_code": 75011]), "field postal_code: must be a string 75011")
         try store.assertRejected(.customers, record(Self.customer, ["id": .null]), "field id: missing (required) null")
         guard case .object(var object) = Self.customer else { return XCTFail("the fixture is an object") }
         object.members.append(.init(key: "email", value: "autre@example.fr"))

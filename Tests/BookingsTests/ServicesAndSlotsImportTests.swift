@@ -17,8 +17,10 @@ final class ServicesImportTests: XCTestCase {
 
     func testValidServiceIsStoredAndReplacedWhole() throws {
         try store.load(.services, Self.service)
-        XCTAssertEqual(try store.rows("SELECT id, name, category, price_cents, old_price_cents, duration_minutes, import_seq FROM services"),
-                       [["s1", "Coupe femme", "coupe", 4500, 5500, 45, .integer(store.lastSequence)]])
+        XCTAssertEqual(
+            try store.rows(
+                "SELECT id, name, category, price_cents, old_price_cents, duration_minutes, import_seq FROM services"),
+            [["s1", "Coupe femme", "coupe", 4500, 5500, 45, .integer(store.lastSequence)]])
         try store.load(.services, Self.service)
         XCTAssertEqual(try store.count("services"), 1)
         try store.load(.services, record(Self.service, ["old_price_cents": .null, "price_cents": 0, "promo": true]))
@@ -49,7 +51,8 @@ final class ServicesImportTests: XCTestCase {
     }
 
     func testModuleRefusesKindsOfOtherDomains() throws {
-        XCTAssertThrowsError(try BookingsModule.module.imports.makeImporter(ExportKind("tasks", domain: "habits"), store.database))
+        XCTAssertThrowsError(
+            try BookingsModule.module.imports.makeImporter(ExportKind("tasks", domain: "habits"), store.database))
         XCTAssertEqual(BookingsModule.module.name, .bookings)
     }
 }
@@ -60,35 +63,52 @@ final class SlotsImportTests: XCTestCase {
     override func setUpWithError() throws { store = try BookingsTestStore() }
     override func tearDown() { store = nil }
 
-    static let slot: JSONValue = ["id": "m-2026-11-28", "starts_at": "2026-11-28T09:00:00+01:00", "ends_at": "2026-11-28T12:00:00+01:00", "capacity": 3]
+    static let slot: JSONValue = [
+        "id": "m-2026-11-28", "starts_at": "2026-11-28T09:00:00+01:00", "ends_at": "2026-11-28T12:00:00+01:00",
+        "capacity": 3,
+    ]
 
     func testValidSlotIsStoredAsInstants() throws {
         try store.load(.slots, Self.slot)
         let starts = try XCTUnwrap(Timestamp("2026-11-28T08:00:00Z")).microseconds
         let ends = try XCTUnwrap(Timestamp("2026-11-28T11:00:00Z")).microseconds
-        XCTAssertEqual(try store.rows("SELECT id, starts_at_us, ends_at_us, capacity, import_seq FROM slots"),
-                       [["m-2026-11-28", .integer(starts), .integer(ends), 3, .integer(store.lastSequence)]])
+        XCTAssertEqual(
+            try store.rows("SELECT id, starts_at_us, ends_at_us, capacity, import_seq FROM slots"),
+            [["m-2026-11-28", .integer(starts), .integer(ends), 3, .integer(store.lastSequence)]])
         try store.load(.slots, record(Self.slot, ["capacity": 0]))
-        XCTAssertEqual(try store.rows("SELECT capacity FROM slots"), [[0]], "a later record replaces; capacity 0 is valid")
+        XCTAssertEqual(
+            try store.rows("SELECT capacity FROM slots"), [[0]], "a later record replaces; capacity 0 is valid")
     }
 
     func testEndsAtIsComparedAsAnInstant() throws {
         // 11:00+01:00 is 10:00Z: after a 09:30Z start, and not after a 10:00Z start, although its wall
         // clock reads later than both.
-        try store.load(.slots, ["id": "a", "starts_at": "2026-11-28T09:30:00Z", "ends_at": "2026-11-28T11:00:00+01:00", "capacity": 1])
+        try store.load(
+            .slots,
+            ["id": "a", "starts_at": "2026-11-28T09:30:00Z", "ends_at": "2026-11-28T11:00:00+01:00", "capacity": 1])
         XCTAssertEqual(try store.count("slots"), 1)
-        try store.assertRejected(.slots, ["id": "b", "starts_at": "2026-11-28T10:00:00Z", "ends_at": "2026-11-28T11:00:00+01:00", "capacity": 1],
-                                 "field ends_at: must be after starts_at \"2026-11-28T11:00:00+01:00\"")
+        try store.assertRejected(
+            .slots,
+            ["id": "b", "starts_at": "2026-11-28T10:00:00Z", "ends_at": "2026-11-28T11:00:00+01:00", "capacity": 1],
+            "field ends_at: must be after starts_at \"2026-11-28T11:00:00+01:00\"")
     }
 
     func testInvalidSlotsAreRejected() throws {
         try store.load(.slots, Self.slot)
         let cases: [(String, JSONValue?, String)] = [
-            ("ends_at", "2026-11-28T09:00:00+01:00", "field ends_at: must be after starts_at \"2026-11-28T09:00:00+01:00\""),
-            ("ends_at", "2026-11-28T08:59:59+01:00", "field ends_at: must be after starts_at \"2026-11-28T08:59:59+01:00\""),
+            (
+                "ends_at", "2026-11-28T09:00:00+01:00",
+                "field ends_at: must be after starts_at \"2026-11-28T09:00:00+01:00\""
+            ),
+            (
+                "ends_at", "2026-11-28T08:59:59+01:00",
+                "field ends_at: must be after starts_at \"2026-11-28T08:59:59+01:00\""
+            ),
             ("ends_at", nil, "field ends_at: missing (required)"),
-            ("starts_at", "2026-11-28T09:00+0100",
-             "field starts_at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) \"2026-11-28T09:00+0100\""),
+            (
+                "starts_at", "2026-11-28T09:00+0100",
+                "field starts_at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) \"2026-11-28T09:00+0100\""
+            ),
             ("capacity", -1, "field capacity: must be an integer ≥ 0 -1"),
             ("capacity", .null, "field capacity: missing (required) null"),
             ("id", .bool(false), "field id: invalid id (a non-empty string or an integer) false"),

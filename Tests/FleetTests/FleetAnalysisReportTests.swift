@@ -13,14 +13,22 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
         try importEvent()
         let report = try makeReport()
         let contract: [String: [String]] = [
-            "vehicles": ["plate", "brand", "model", "group", "loans", "hours_out", "available_hours", "utilization", "km",
-                         "new_impacts", "late_returns"],
-            "daily": ["day", "group", "vehicles", "available_hours", "hours_out", "utilization", "check_outs", "check_ins"],
-            "loans": ["assignment_id", "plate", "group", "driver", "status", "planned_out", "planned_in", "out_at", "in_at",
-                      "hours", "late_minutes", "km", "oil_delta", "interior_delta", "exterior_delta", "new_impacts",
-                      "signed_out", "signed_in"],
+            "vehicles": [
+                "plate", "brand", "model", "group", "loans", "hours_out", "available_hours", "utilization", "km",
+                "new_impacts", "late_returns",
+            ],
+            "daily": [
+                "day", "group", "vehicles", "available_hours", "hours_out", "utilization", "check_outs", "check_ins",
+            ],
+            "loans": [
+                "assignment_id", "plate", "group", "driver", "status", "planned_out", "planned_in", "out_at", "in_at",
+                "hours", "late_minutes", "km", "oil_delta", "interior_delta", "exterior_delta", "new_impacts",
+                "signed_out", "signed_in",
+            ],
             "damage": ["assignment_id", "plate", "driver", "type", "x", "y", "zone", "attributed"],
-            "drivers": ["driver_id", "driver", "company", "loans", "hours", "late_returns", "new_impacts", "damage_rate"],
+            "drivers": [
+                "driver_id", "driver", "company", "loans", "hours", "late_returns", "new_impacts", "damage_rate",
+            ],
             "quality": ["issue", "record", "detail"],
         ]
         for (name, columns) in contract {
@@ -28,11 +36,14 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
             XCTAssertEqual(table.columns.map(\.name), columns, name)
             XCTAssertEqual(table.outputs, .all, name)
         }
-        XCTAssertEqual(report.figures.map(\.metric), [
-            "vehicles", "assignments", "cancelled_assignments", "loans", "returned_loans", "still_out", "no_shows",
-            "available_hours", "hours_out", "utilization", "loan_hours", "km", "late_returns", "late_rate", "new_impacts",
-            "damage_rate", "impacts_per_1000_km", "between_loans_damage", "overlapping_pairs",
-        ])
+        XCTAssertEqual(
+            report.figures.map(\.metric),
+            [
+                "vehicles", "assignments", "cancelled_assignments", "loans", "returned_loans", "still_out", "no_shows",
+                "available_hours", "hours_out", "utilization", "loan_hours", "km", "late_returns", "late_rate",
+                "new_impacts",
+                "damage_rate", "impacts_per_1000_km", "between_loans_damage", "overlapping_pairs",
+            ])
         // Tables that are not CSV never use a contract name, and quality comes last.
         let csvNames = Set(report.tables.filter { $0.outputs.contains(.csv) }.map(\.name))
         XCTAssertEqual(csvNames, Set(contract.keys))
@@ -65,20 +76,26 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
     /// Daily rows go per day and vehicle group, by group name; unknown ids show the id.
     func testGroupsOfVehiclesAndLoans() throws {
         try importEvent()
-        try importRecords(.groups, [
-            ["id": "g1", "event_id": "salon2016", "name": "Presse"],
-            ["id": "g2", "event_id": "salon2016", "name": "Clients"],
-        ], firstSequence: 10)
+        try importRecords(
+            .groups,
+            [
+                ["id": "g1", "event_id": "salon2016", "name": "Presse"],
+                ["id": "g2", "event_id": "salon2016", "name": "Clients"],
+            ], firstSequence: 10)
         try importRecords(.drivers, [["id": "d1", "name": "Ana"]], firstSequence: 20)
         try importAssignments([
-            assignment("1", plate: "GR1", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T10:00:00+02:00", group: "g1",
-                       driver: "d1", brand: "Renault", checkOut: record("o1", at: "2016-10-01T09:00:00+02:00"),
-                       checkIn: record("i1", at: "2016-10-01T10:00:00+02:00")),
-            assignment("2", plate: "GR1", out: "2016-10-02T09:00:00+02:00", in: "2016-10-02T10:00:00+02:00", group: "g2",
-                       driver: "d9", brand: "Renault"),
-            assignment("3", plate: "GR1", out: "2016-10-03T09:00:00+02:00", in: "2016-10-03T10:00:00+02:00",
-                       brand: "Alpine", model: nil),
-            assignment("4", plate: "GR2", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T10:00:00+02:00", group: "g9"),
+            assignment(
+                "1", plate: "GR1", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T10:00:00+02:00", group: "g1",
+                driver: "d1", brand: "Renault", checkOut: record("o1", at: "2016-10-01T09:00:00+02:00"),
+                checkIn: record("i1", at: "2016-10-01T10:00:00+02:00")),
+            assignment(
+                "2", plate: "GR1", out: "2016-10-02T09:00:00+02:00", in: "2016-10-02T10:00:00+02:00", group: "g2",
+                driver: "d9", brand: "Renault"),
+            assignment(
+                "3", plate: "GR1", out: "2016-10-03T09:00:00+02:00", in: "2016-10-03T10:00:00+02:00",
+                brand: "Alpine", model: nil),
+            assignment(
+                "4", plate: "GR2", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T10:00:00+02:00", group: "g9"),
         ])
         let report = try makeReport()
         let vehicles = try rows(report, "vehicles")
@@ -109,23 +126,33 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
     /// Loan records of unknown assignments and rejections of fleet files are listed; other kinds' are not.
     func testOrphanRecordsAndImportRejectsAreListed() throws {
         try importEvent()
-        try importRecords(.loanRecords, [
-            record("r9", at: "2016-10-01T09:00:00+02:00").with("assignment_id", "404").with("kind", "check_out"),
-        ], firstSequence: 50)
+        try importRecords(
+            .loanRecords,
+            [
+                record("r9", at: "2016-10-01T09:00:00+02:00").with("assignment_id", "404").with("kind", "check_out")
+            ], firstSequence: 50)
         let file = directory + "/assignments.json"
-        try Data("""
+        try Data(
+            """
             [{"id": "1", "event_id": "salon2016", "brand_name": "Peugeot", "license_plate_number": "AB-1",
               "planned_time_out": "2016-13-42", "planned_time_in": "2016-10-01T10:00:00+02:00"}]
-            """.utf8).write(to: URL(fileURLWithPath: file))
-        let importer = try Importer(database: try db(), modules: [FleetModule.module.imports], options: Importer.Options())
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let importer = try Importer(
+            database: try db(), modules: [FleetModule.module.imports], options: Importer.Options())
         let outcomes = importer.importFiles(try ImportFiles.expand([file]))
         XCTAssertEqual(outcomes.first?.rejected, 1)
         // A habits file's rejection is not the fleet report's business.
-        let logId = try db().insertReturningId("INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at) VALUES ('users.json', 'users', 1, 'x', 1, 0, 1, '', '')", [])
-        try db().run("INSERT INTO import_rejects (import_id, position, field, value, rule) VALUES (?, 0, 'id', '', 'missing')", [.integer(logId)])
+        let logId = try db().insertReturningId(
+            "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at) VALUES ('users.json', 'users', 1, 'x', 1, 0, 1, '', '')",
+            [])
+        try db().run(
+            "INSERT INTO import_rejects (import_id, position, field, value, rule) VALUES (?, 0, 'id', '', 'missing')",
+            [.integer(logId)])
         let report = try makeReport()
         let quality = try rows(report, "quality")
-        XCTAssertEqual(quality.map { $0["issue"] }, [.text("import_reject"), .text("loan_record_of_unknown_assignment")])
+        XCTAssertEqual(
+            quality.map { $0["issue"] }, [.text("import_reject"), .text("loan_record_of_unknown_assignment")])
         guard case .text(let record)? = quality[0]["record"], case .text(let detail)? = quality[0]["detail"] else {
             return XCTFail("text cells expected")
         }
@@ -142,21 +169,26 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
         for number in [10, 9, 2, 11, 1, 3, 4, 5, 6, 7, 8, 12] {
             // Car n is out n hours on day 1, from 09:00.
             let back = String(format: "2016-10-01T%02d:00:00+02:00", 9 + number)
-            assignments.append(assignment(String(number), plate: String(format: "P%02d", number), out: "2016-10-01T09:00:00+02:00",
-                                          in: "2016-10-01T10:00:00+02:00",
-                                          checkOut: record("o\(number)", at: "2016-10-01T09:00:00+02:00"),
-                                          checkIn: record("i\(number)", at: back)))
+            assignments.append(
+                assignment(
+                    String(number), plate: String(format: "P%02d", number), out: "2016-10-01T09:00:00+02:00",
+                    in: "2016-10-01T10:00:00+02:00",
+                    checkOut: record("o\(number)", at: "2016-10-01T09:00:00+02:00"),
+                    checkIn: record("i\(number)", at: back)))
         }
-        assignments.append(assignment("a-1", plate: "ZZ", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T10:00:00+02:00"))
+        assignments.append(
+            assignment("a-1", plate: "ZZ", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T10:00:00+02:00"))
         try importAssignments(assignments)
         let report = try makeReport()
-        XCTAssertEqual(try rows(report, "loans").map { $0["assignment_id"] },
-                       (1...12).map { .text(String($0)) } + [.text("a-1")])
+        XCTAssertEqual(
+            try rows(report, "loans").map { $0["assignment_id"] },
+            (1...12).map { .text(String($0)) } + [.text("a-1")])
         XCTAssertEqual(try rows(report, "vehicles").first?["plate"], .text("P01"))
         // Most used: cars 12 (10 h, the window ends at 19:00), 11 (10 h), 10 (10 h), then 9 … by hours, ties by plate.
         let mostUsed = try rows(report, "most_used_cars")
         XCTAssertEqual(mostUsed.count, 10)
-        XCTAssertEqual(mostUsed.prefix(4).map { $0["plate"] }, [.text("P10"), .text("P11"), .text("P12"), .text("P09")])
+        XCTAssertEqual(
+            mostUsed.prefix(4).map { $0["plate"] }, [.text("P10"), .text("P11"), .text("P12"), .text("P09")])
         // Late returns: car n returns (n − 1) h late, so 12 … 3 rank first; car 1 is on time.
         let latest = try rows(report, "latest_returns")
         XCTAssertEqual(latest.count, 10)
@@ -175,12 +207,14 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
     func testReportOnReadOnlyConnection() throws {
         try importEvent()
         try importAssignments([
-            assignment("1", plate: "RO1", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T10:00:00+02:00",
-                       checkOut: record("o1", at: "2016-10-01T09:00:00+02:00", impacts: [("scratch", 1, 1)]),
-                       checkIn: record("i1", at: "2016-10-01T10:00:00+02:00", impacts: [("scratch", 1, 1), ("impact", 2, 2)])),
+            assignment(
+                "1", plate: "RO1", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T10:00:00+02:00",
+                checkOut: record("o1", at: "2016-10-01T09:00:00+02:00", impacts: [("scratch", 1, 1)]),
+                checkIn: record("i1", at: "2016-10-01T10:00:00+02:00", impacts: [("scratch", 1, 1), ("impact", 2, 2)]))
         ])
         let readOnly = try Database(path: location, mode: .readOnly)
-        let options = FleetOptions(eventId: "salon2016", asOf: try XCTUnwrap(Timestamp(FleetAnalysisTestCase.afterEvent)))
+        let options = FleetOptions(
+            eventId: "salon2016", asOf: try XCTUnwrap(Timestamp(FleetAnalysisTestCase.afterEvent)))
         let first = try FleetAnalysis.report(database: readOnly, options: options)
         // Twice on one connection: the temp table of the first run is gone or replaced.
         let second = try FleetAnalysis.report(database: readOnly, options: options)

@@ -8,9 +8,10 @@ final class FleetAnalysisUtilizationTests: FleetAnalysisTestCase {
     func testOvernightLoanCountsInBothDaysWindows() throws {
         try importEvent()
         try importAssignments([
-            assignment("1", plate: "AA-111-AA", out: "2016-10-01T18:00:00+02:00", in: "2016-10-02T10:00:00+02:00",
-                       checkOut: record("o1", at: "2016-10-01T18:00:00+02:00"),
-                       checkIn: record("i1", at: "2016-10-02T10:00:00+02:00")),
+            assignment(
+                "1", plate: "AA-111-AA", out: "2016-10-01T18:00:00+02:00", in: "2016-10-02T10:00:00+02:00",
+                checkOut: record("o1", at: "2016-10-01T18:00:00+02:00"),
+                checkIn: record("i1", at: "2016-10-02T10:00:00+02:00"))
         ])
         let report = try makeReport()
         let daily = try rows(report, "daily")
@@ -33,19 +34,23 @@ final class FleetAnalysisUtilizationTests: FleetAnalysisTestCase {
         assertNumber(try figure(report, "utilization"), 2.0 / 30.0)
         assertNumber(try figure(report, "loan_hours"), 16)
         let utilization = try rows(report, "daily_utilization")
-        XCTAssertEqual(utilization.map { $0["day"] }, [.day(Day("2016-10-01")!), .day(Day("2016-10-02")!), .day(Day("2016-10-03")!)])
+        XCTAssertEqual(
+            utilization.map { $0["day"] },
+            [.day(Day("2016-10-01")!), .day(Day("2016-10-02")!), .day(Day("2016-10-03")!)])
         assertNumber(utilization[1]["utilization"], 0.1)
     }
 
     /// 2016-10-30 in Europe/Paris has 25 hours: a loan from 18:00 on the 29th to 18:00 on the 30th
     /// lasts 25 h, and a 01:00–05:00 window on the 30th lasts 5 h (02:00–03:00 happens twice).
     func testLoanAcrossDaylightSavingChangeHasItsTrueLength() throws {
-        try importEvent(id: "dst2016", startsOn: "2016-10-29", endsOn: "2016-10-30", opensAt: "01:00", closesAt: "05:00")
+        try importEvent(
+            id: "dst2016", startsOn: "2016-10-29", endsOn: "2016-10-30", opensAt: "01:00", closesAt: "05:00")
         try importAssignments([
-            assignment("1", plate: "DST1", out: "2016-10-29T18:00:00+02:00", in: "2016-10-30T18:00:00+01:00",
-                       event: "dst2016",
-                       checkOut: record("o1", at: "2016-10-29T18:00:00+02:00"),
-                       checkIn: record("i1", at: "2016-10-30T18:00:00+01:00")),
+            assignment(
+                "1", plate: "DST1", out: "2016-10-29T18:00:00+02:00", in: "2016-10-30T18:00:00+01:00",
+                event: "dst2016",
+                checkOut: record("o1", at: "2016-10-29T18:00:00+02:00"),
+                checkIn: record("i1", at: "2016-10-30T18:00:00+01:00"))
         ])
         let report = try makeReport(asOf: "2016-11-01T00:00:00+01:00", event: "dst2016")
         // 16:00Z → 17:00Z next day = 25 h.
@@ -60,8 +65,16 @@ final class FleetAnalysisUtilizationTests: FleetAnalysisTestCase {
         assertNumber(daily[1]["hours_out"], 5)
         assertNumber(try figure(report, "utilization"), 5.0 / 9.0)
         // Shown in the event's zone: the check-in carries +01:00, the check-out +02:00.
-        if case .timestamp(let inAt)? = loan["in_at"] { XCTAssertEqual(inAt.offsetSeconds, 3600) } else { XCTFail("in_at") }
-        if case .timestamp(let outAt)? = loan["out_at"] { XCTAssertEqual(outAt.offsetSeconds, 7200) } else { XCTFail("out_at") }
+        if case .timestamp(let inAt)? = loan["in_at"] {
+            XCTAssertEqual(inAt.offsetSeconds, 3600)
+        } else {
+            XCTFail("in_at")
+        }
+        if case .timestamp(let outAt)? = loan["out_at"] {
+            XCTAssertEqual(outAt.offsetSeconds, 7200)
+        } else {
+            XCTFail("out_at")
+        }
     }
 
     /// Two overlapping loans of one car count their union once and are reported as one pair; a
@@ -69,12 +82,18 @@ final class FleetAnalysisUtilizationTests: FleetAnalysisTestCase {
     func testOverlappingLoansCountTheirUnionAndArePairedOnce() throws {
         try importEvent()
         try importAssignments([
-            assignment("1", plate: "OV1", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T12:00:00+02:00",
-                       checkOut: record("o1", at: "2016-10-01T09:00:00+02:00"), checkIn: record("i1", at: "2016-10-01T12:00:00+02:00")),
-            assignment("2", plate: "OV1", out: "2016-10-01T11:00:00+02:00", in: "2016-10-01T14:00:00+02:00",
-                       checkOut: record("o2", at: "2016-10-01T11:00:00+02:00"), checkIn: record("i2", at: "2016-10-01T14:00:00+02:00")),
-            assignment("3", plate: "OV1", out: "2016-10-01T14:00:00+02:00", in: "2016-10-01T15:00:00+02:00",
-                       checkOut: record("o3", at: "2016-10-01T14:00:00+02:00"), checkIn: record("i3", at: "2016-10-01T15:00:00+02:00")),
+            assignment(
+                "1", plate: "OV1", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T12:00:00+02:00",
+                checkOut: record("o1", at: "2016-10-01T09:00:00+02:00"),
+                checkIn: record("i1", at: "2016-10-01T12:00:00+02:00")),
+            assignment(
+                "2", plate: "OV1", out: "2016-10-01T11:00:00+02:00", in: "2016-10-01T14:00:00+02:00",
+                checkOut: record("o2", at: "2016-10-01T11:00:00+02:00"),
+                checkIn: record("i2", at: "2016-10-01T14:00:00+02:00")),
+            assignment(
+                "3", plate: "OV1", out: "2016-10-01T14:00:00+02:00", in: "2016-10-01T15:00:00+02:00",
+                checkOut: record("o3", at: "2016-10-01T14:00:00+02:00"),
+                checkIn: record("i3", at: "2016-10-01T15:00:00+02:00")),
         ])
         let report = try makeReport()
         // Union of 09–12, 11–14, 14–15 = 09–15 = 6 h; the loans themselves sum 3 + 3 + 1 = 7 h.
@@ -94,12 +113,15 @@ final class FleetAnalysisUtilizationTests: FleetAnalysisTestCase {
     func testCarsStillOutEndAtAsOfOrAtTheLastClose() throws {
         try importEvent()
         try importAssignments([
-            assignment("1", plate: "OUT1", out: "2016-10-01T10:00:00+02:00", in: "2016-10-01T12:00:00+02:00",
-                       checkOut: record("o1", at: "2016-10-01T10:00:00+02:00")),
-            assignment("2", plate: "OUT2", out: "2016-10-03T17:00:00+02:00", in: "2016-10-03T18:00:00+02:00",
-                       checkOut: record("o2", at: "2016-10-03T17:00:00+02:00")),
-            assignment("3", plate: "OUT3", out: "2016-10-03T20:00:00+02:00", in: "2016-10-03T21:00:00+02:00",
-                       checkOut: record("o3", at: "2016-10-03T20:00:00+02:00")),
+            assignment(
+                "1", plate: "OUT1", out: "2016-10-01T10:00:00+02:00", in: "2016-10-01T12:00:00+02:00",
+                checkOut: record("o1", at: "2016-10-01T10:00:00+02:00")),
+            assignment(
+                "2", plate: "OUT2", out: "2016-10-03T17:00:00+02:00", in: "2016-10-03T18:00:00+02:00",
+                checkOut: record("o2", at: "2016-10-03T17:00:00+02:00")),
+            assignment(
+                "3", plate: "OUT3", out: "2016-10-03T20:00:00+02:00", in: "2016-10-03T21:00:00+02:00",
+                checkOut: record("o3", at: "2016-10-03T20:00:00+02:00")),
         ])
         // As-of during day 2: car 1 is out from 10-01 10:00 to as-of 10-02 12:00 = 26 h; the
         // windows give it day 1 10:00–19:00 = 9 h and day 2 09:00–12:00 = 3 h.
@@ -138,10 +160,14 @@ final class FleetAnalysisUtilizationTests: FleetAnalysisTestCase {
     func testAsOfInTheMiddleOfTheEventCutsTheWindows() throws {
         try importEvent()
         try importAssignments([
-            assignment("1", plate: "MID1", out: "2016-10-02T10:00:00+02:00", in: "2016-10-02T11:00:00+02:00",
-                       checkOut: record("o1", at: "2016-10-02T10:00:00+02:00"), checkIn: record("i1", at: "2016-10-02T11:00:00+02:00")),
-            assignment("2", plate: "MID2", out: "2016-10-02T11:00:00+02:00", in: "2016-10-02T15:00:00+02:00",
-                       checkOut: record("o2", at: "2016-10-02T11:00:00+02:00"), checkIn: record("i2", at: "2016-10-02T15:00:00+02:00")),
+            assignment(
+                "1", plate: "MID1", out: "2016-10-02T10:00:00+02:00", in: "2016-10-02T11:00:00+02:00",
+                checkOut: record("o1", at: "2016-10-02T10:00:00+02:00"),
+                checkIn: record("i1", at: "2016-10-02T11:00:00+02:00")),
+            assignment(
+                "2", plate: "MID2", out: "2016-10-02T11:00:00+02:00", in: "2016-10-02T15:00:00+02:00",
+                checkOut: record("o2", at: "2016-10-02T11:00:00+02:00"),
+                checkIn: record("i2", at: "2016-10-02T15:00:00+02:00")),
         ])
         let report = try makeReport(asOf: "2016-10-02T12:30:00+02:00")
         // Windows per car: 10 h + 09:00–12:30 = 3.5 h + 0 h = 13.5 h; 2 cars = 27 h.
@@ -167,8 +193,10 @@ final class FleetAnalysisUtilizationTests: FleetAnalysisTestCase {
     func testEventWithNoLoansGivesZerosAndEmptyRatios() throws {
         try importEvent()
         let report = try makeReport()
-        for metric in ["vehicles", "assignments", "loans", "returned_loans", "still_out", "no_shows", "new_impacts",
-                       "late_returns", "between_loans_damage", "overlapping_pairs"] {
+        for metric in [
+            "vehicles", "assignments", "loans", "returned_loans", "still_out", "no_shows", "new_impacts",
+            "late_returns", "between_loans_damage", "overlapping_pairs",
+        ] {
             XCTAssertEqual(try figure(report, metric), .integer(0), metric)
         }
         for metric in ["available_hours", "hours_out", "loan_hours", "km"] {
@@ -182,7 +210,8 @@ final class FleetAnalysisUtilizationTests: FleetAnalysisTestCase {
         }
         // The chart tables still list every day and every type, with nothing in them.
         XCTAssertEqual(try rows(report, "daily_utilization").map { $0["utilization"] }, [.empty, .empty, .empty])
-        XCTAssertEqual(try rows(report, "damage_by_type").map { $0["new_impacts"] }, Array(repeating: .integer(0), count: 4))
+        XCTAssertEqual(
+            try rows(report, "damage_by_type").map { $0["new_impacts"] }, Array(repeating: .integer(0), count: 4))
         XCTAssertEqual(report.heatMap?.cells, Array(repeating: Array(repeating: 0, count: 4), count: 4))
     }
 }

@@ -11,14 +11,22 @@ final class FleetSchemaTests: FleetTestCase {
     }
 
     func testTablesHaveTheDocumentedColumns() throws {
-        XCTAssertEqual(try columns("events"), ["id", "name", "starts_on", "ends_on", "timezone", "opens_at_minutes",
-                                               "closes_at_minutes", "import_seq"])
+        XCTAssertEqual(
+            try columns("events"),
+            [
+                "id", "name", "starts_on", "ends_on", "timezone", "opens_at_minutes",
+                "closes_at_minutes", "import_seq",
+            ])
         XCTAssertEqual(try columns("groups"), ["id", "event_id", "name", "import_seq"])
         XCTAssertEqual(try columns("drivers"), ["id", "name", "company", "import_seq"])
-        XCTAssertEqual(try columns("assignments"), ["id", "event_id", "group_id", "driver_id", "brand_name", "model_name",
-                                                    "license_plate_number", "plate", "planned_time_out_us",
-                                                    "planned_time_out_offset", "planned_time_in_us", "planned_time_in_offset",
-                                                    "cancelled", "import_seq"])
+        XCTAssertEqual(
+            try columns("assignments"),
+            [
+                "id", "event_id", "group_id", "driver_id", "brand_name", "model_name",
+                "license_plate_number", "plate", "planned_time_out_us",
+                "planned_time_out_offset", "planned_time_in_us", "planned_time_in_offset",
+                "cancelled", "import_seq",
+            ])
         XCTAssertEqual(try columns("loan_records"), LoanRecordStore.columns)
         XCTAssertEqual(try columns("loan_impacts"), ["record_id", "position", "type", "x", "y"])
     }
@@ -32,7 +40,9 @@ final class FleetSchemaTests: FleetTestCase {
 
     func testModuleRefusesOtherDomainsKinds() throws {
         XCTAssertEqual(FleetModule.module.name, .fleet)
-        XCTAssertThrowsError(try FleetModule.module.imports.makeImporter(ExportKind("tasks", domain: "habits"), try db())) { error in
+        XCTAssertThrowsError(
+            try FleetModule.module.imports.makeImporter(ExportKind("tasks", domain: "habits"), try db())
+        ) { error in
             XCTAssertEqual("\(error)", "the fleet module has no importer for tasks")
         }
     }

@@ -52,8 +52,10 @@ class FleetTestCase: XCTestCase {
     }
 
     /// Asserts that `record` is rejected with exactly `message` and that no fleet table changed.
-    func assertRejected(_ kind: ExportKind, _ record: JSONValue, _ message: String,
-                        file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertRejected(
+        _ kind: ExportKind, _ record: JSONValue, _ message: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let before = try snapshot()
         let importer = try FleetModule.module.imports.makeImporter(kind, try db())
         do {
@@ -113,7 +115,9 @@ enum Sample {
         ]
     }
 
-    static func fileLoanRecord(id: JSONValue = "r1", assignment: JSONValue = 501, kind: JSONValue = "check_out") -> JSONValue {
+    static func fileLoanRecord(
+        id: JSONValue = "r1", assignment: JSONValue = 501, kind: JSONValue = "check_out"
+    ) -> JSONValue {
         loanRecord(id: id).with("assignment_id", assignment).with("kind", kind)
     }
 

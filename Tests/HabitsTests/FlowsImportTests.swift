@@ -23,35 +23,45 @@ final class FlowsImportTests: XCTestCase {
     ]
 
     private func flowRow(_ id: String = "f1") throws -> [SQLValue] {
-        try store.rows("""
+        try store.rows(
+            """
             SELECT user_id, date, libelle_action, objectif, etat, energie_requise, temps_estime, temps_realise,
                    streak_day, steps_total, steps_done, created_at_us, completed_at_us, import_seq
             FROM flows WHERE id = '\(id)'
-            """).first ?? []
+            """
+        ).first ?? []
     }
 
     private func contexts(_ id: String = "f1") throws -> [String] {
-        try store.rows("SELECT context FROM flow_contexts WHERE flow_id = '\(id)' ORDER BY position").compactMap { $0[0].string }
+        try store.rows("SELECT context FROM flow_contexts WHERE flow_id = '\(id)' ORDER BY position").compactMap {
+            $0[0].string
+        }
     }
 
     func testValidFlowIsStoredWithEveryColumn() throws {
         try store.load(.flows, Self.flow)
         let created = try XCTUnwrap(Timestamp("2026-11-28T06:00:00Z")).microseconds
         let completed = try XCTUnwrap(Timestamp("2026-11-28T08:10:00Z")).microseconds + 250_000
-        XCTAssertEqual(try flowRow(), [
-            "u1", "2026-11-28", "Courir", "5 km", "termine", 4, .real(30), .real(12.5),
-            3, 3, 2, .integer(created), .integer(completed), .integer(store.lastSequence),
-        ])
+        XCTAssertEqual(
+            try flowRow(),
+            [
+                "u1", "2026-11-28", "Courir", "5 km", "termine", 4, .real(30), .real(12.5),
+                3, 3, 2, .integer(created), .integer(completed), .integer(store.lastSequence),
+            ])
         XCTAssertEqual(try contexts(), ["sport", "santé", "sport"], "contexts keep their order and duplicates")
     }
 
     func testOptionalFieldsAbsentOrNullAreStoredAsNull() throws {
-        let minimal: JSONValue = ["id": "f2", "userId": "u1", "date": "2026-11-28", "libelleAction": "Lire", "etat": "cree"]
+        let minimal: JSONValue = [
+            "id": "f2", "userId": "u1", "date": "2026-11-28", "libelleAction": "Lire", "etat": "cree",
+        ]
         try store.load(.flows, minimal)
-        let nulls = record(minimal, [
-            "id": "f3", "objectif": .null, "energieRequise": .null, "tempsEstime": .null, "tempsRealise": .null,
-            "contexte": .null, "streakDay": .null, "etape": .null, "createdAt": .null, "completedAt": .null,
-        ])
+        let nulls = record(
+            minimal,
+            [
+                "id": "f3", "objectif": .null, "energieRequise": .null, "tempsEstime": .null, "tempsRealise": .null,
+                "contexte": .null, "streakDay": .null, "etape": .null, "createdAt": .null, "completedAt": .null,
+            ])
         try store.load(.flows, nulls)
         for id in ["f2", "f3"] {
             let row = try flowRow(id)
@@ -64,7 +74,8 @@ final class FlowsImportTests: XCTestCase {
     func testRequiredFieldNullOrMissingIsRejected() throws {
         try store.load(.flows, Self.flow)
         try store.assertRejected(.flows, record(Self.flow, ["userId": .null]), "field userId: missing (required) null")
-        try store.assertRejected(.flows, record(Self.flow, ["libelleAction": nil]), "field libelleAction: missing (required)")
+        try store.assertRejected(
+            .flows, record(Self.flow, ["libelleAction": nil]), "field libelleAction: missing (required)")
         try store.assertRejected(.flows, record(Self.flow, ["date": nil]), "field date: missing (required)")
         try store.assertRejected(.flows, record(Self.flow, ["etat": .null]), "field etat: missing (required) null")
         try store.assertRejected(.flows, record(Self.flow, ["id": nil]), "field id: missing (required)")
@@ -85,7 +96,10 @@ final class FlowsImportTests: XCTestCase {
             ("etat", "terminée", "field etat: must be one of cree, en_cours, termine \"terminée\""),
             ("energieRequise", 0, "field energieRequise: must be an integer from 1 to 5 0"),
             ("energieRequise", 6, "field energieRequise: must be an integer from 1 to 5 6"),
-            ("energieRequise", .number(4.0, literal: "4.0"), "field energieRequise: must be an integer from 1 to 5 4.0"),
+            (
+                "energieRequise", .number(4.0, literal: "4.0"),
+                "field energieRequise: must be an integer from 1 to 5 4.0"
+            ),
             ("energieRequise", "4", "field energieRequise: must be an integer from 1 to 5 \"4\""),
             ("tempsEstime", -1, "field tempsEstime: must be a number ≥ 0 -1"),
             ("tempsEstime", "30", "field tempsEstime: must be a number \"30\""),
@@ -95,14 +109,26 @@ final class FlowsImportTests: XCTestCase {
             ("contexte", ["sport", 3], "field contexte[1]: must be a string 3"),
             ("streakDay", -1, "field streakDay: must be an integer ≥ 0 -1"),
             ("streakDay", .number(2.0, literal: "2.0"), "field streakDay: must be an integer ≥ 0 2.0"),
-            ("etape", ["libelle": "x", "terminee": true], "field etape: must be a list {\"libelle\":\"x\",\"terminee\":true}"),
+            (
+                "etape", ["libelle": "x", "terminee": true],
+                "field etape: must be a list {\"libelle\":\"x\",\"terminee\":true}"
+            ),
             ("etape", ["x"], "field etape[0]: must be an object \"x\""),
-            ("etape", [["libelle": "a", "terminee": true], ["libelle": "b"]], "field etape[1].terminee: missing (required)"),
+            (
+                "etape", [["libelle": "a", "terminee": true], ["libelle": "b"]],
+                "field etape[1].terminee: missing (required)"
+            ),
             ("etape", [["libelle": "a", "terminee": "oui"]], "field etape[0].terminee: must be true or false \"oui\""),
             ("etape", [["libelle": 5, "terminee": true]], "field etape[0].libelle: must be a string 5"),
-            ("etape", [["id": "", "libelle": "a", "terminee": true]], "field etape[0].id: invalid id (a non-empty string or an integer) \"\""),
+            (
+                "etape", [["id": "", "libelle": "a", "terminee": true]],
+                "field etape[0].id: invalid id (a non-empty string or an integer) \"\""
+            ),
             ("createdAt", "2026-11-28 07:00:00Z", "field createdAt: \(timestampRule) \"2026-11-28 07:00:00Z\""),
-            ("completedAt", "2026-11-28T07:00:00+0100", "field completedAt: \(timestampRule) \"2026-11-28T07:00:00+0100\""),
+            (
+                "completedAt", "2026-11-28T07:00:00+0100",
+                "field completedAt: \(timestampRule) \"2026-11-28T07:00:00+0100\""
+            ),
             ("completedAt", "2026-11-28T07:00:00z", "field completedAt: \(timestampRule) \"2026-11-28T07:00:00z\""),
         ]
         for (field, value, message) in cases {
@@ -118,24 +144,27 @@ final class FlowsImportTests: XCTestCase {
         try store.assertRejected(.flows, .object(object), "field etat: repeated field")
         guard case .object(var step) = ["libelle": "a", "terminee": true] as JSONValue else { return XCTFail("object") }
         step.members.append(JSONObject.Member(key: "terminee", value: false))
-        try store.assertRejected(.flows, record(Self.flow, ["etape": [.object(step)]]), "field etape[0].terminee: repeated field")
+        try store.assertRejected(
+            .flows, record(Self.flow, ["etape": [.object(step)]]), "field etape[0].terminee: repeated field")
     }
 
     func testAccentedAndCanonicallyEquivalentStatesMapToCanonicalValues() throws {
         let writings: [(String, String)] = [
             ("cree", "cree"), ("en_cours", "en_cours"), ("termine", "termine"),
-            ("créé", "cree"),                       // precomposed é
-            ("cre\u{301}e\u{301}", "cree"),         // e + combining acute accent
+            ("créé", "cree"),  // precomposed é
+            ("cre\u{301}e\u{301}", "cree"),  // e + combining acute accent
             ("terminé", "termine"),
             ("termin" + "e\u{301}", "termine"),
         ]
         for (index, (written, canonical)) in writings.enumerated() {
             try store.load(.flows, record(Self.flow, ["id": .integer(Int64(index)), "etat": .string(written)]))
-            XCTAssertEqual(try store.rows("SELECT etat FROM flows WHERE id = '\(index)'"), [[.text(canonical)]], written)
+            XCTAssertEqual(
+                try store.rows("SELECT etat FROM flows WHERE id = '\(index)'"), [[.text(canonical)]], written)
         }
         // A different accent is not canonically equivalent to the accepted writings.
-        try store.assertRejected(.flows, record(Self.flow, ["etat": "termine\u{300}"]),
-                                 "field etat: must be one of cree, en_cours, termine \"termine\u{300}\"")
+        try store.assertRejected(
+            .flows, record(Self.flow, ["etat": "termine\u{300}"]),
+            "field etat: must be one of cree, en_cours, termine \"termine\u{300}\"")
     }
 
     func testSameRecordTwiceGivesOneRowAndOneSetOfContexts() throws {
@@ -148,11 +177,19 @@ final class FlowsImportTests: XCTestCase {
 
     func testLaterRecordReplacesTheEarlierOneWholeWithItsChildren() throws {
         try store.load(.flows, Self.flow)
-        try store.load(.flows, ["id": "f1", "userId": "u2", "date": "2026-11-29", "libelleAction": "Marcher",
-                                "etat": "en_cours", "contexte": ["plein air"]])
+        try store.load(
+            .flows,
+            [
+                "id": "f1", "userId": "u2", "date": "2026-11-29", "libelleAction": "Marcher",
+                "etat": "en_cours", "contexte": ["plein air"],
+            ])
         let row = try flowRow()
-        XCTAssertEqual(row, ["u2", "2026-11-29", "Marcher", .null, "en_cours", .null, .null, .null,
-                             .null, 0, 0, .null, .null, .integer(store.lastSequence)])
+        XCTAssertEqual(
+            row,
+            [
+                "u2", "2026-11-29", "Marcher", .null, "en_cours", .null, .null, .null,
+                .null, 0, 0, .null, .null, .integer(store.lastSequence),
+            ])
         XCTAssertEqual(try contexts(), ["plein air"])
         try store.load(.flows, record(Self.flow, ["contexte": nil]))
         XCTAssertEqual(try contexts(), [], "a record without contexts removes the earlier ones")

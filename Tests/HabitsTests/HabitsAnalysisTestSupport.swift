@@ -16,31 +16,48 @@ extension HabitsTestStore {
     }
 
     /// A task; `terminee` by default, completed at `completedAt` (nil: its `date` is the day).
-    func task(_ id: String, user: String = "u1", date: String, state: String = "terminee",
-              completedAt: String? = nil) throws {
-        try load(.tasks, ["id": .string(id), "userId": .string(user), "date": .string(date), "libelle": "Tâche",
-                          "state": .string(state), "completedAt": completedAt.map(JSONValue.string) ?? .null])
+    func task(
+        _ id: String, user: String = "u1", date: String, state: String = "terminee",
+        completedAt: String? = nil
+    ) throws {
+        try load(
+            .tasks,
+            [
+                "id": .string(id), "userId": .string(user), "date": .string(date), "libelle": "Tâche",
+                "state": .string(state), "completedAt": completedAt.map(JSONValue.string) ?? .null,
+            ])
     }
 
     /// A flow; `steps` lists each step's `terminee`.
-    func flow(_ id: String, user: String = "u1", date: String, etat: String = "termine", steps: [Bool] = [],
-              contexte: [String]? = nil, estimated: JSONValue = .null, realised: JSONValue = .null,
-              streakDay: Int64? = nil, completedAt: String? = nil) throws {
+    func flow(
+        _ id: String, user: String = "u1", date: String, etat: String = "termine", steps: [Bool] = [],
+        contexte: [String]? = nil, estimated: JSONValue = .null, realised: JSONValue = .null,
+        streakDay: Int64? = nil, completedAt: String? = nil
+    ) throws {
         let etape: [JSONValue] = steps.map { ["libelle": "Étape", "terminee": .bool($0)] }
-        try load(.flows, [
-            "id": .string(id), "userId": .string(user), "date": .string(date), "libelleAction": "Flow",
-            "etat": .string(etat), "etape": .array(etape),
-            "contexte": contexte.map { .array($0.map(JSONValue.string)) } ?? .null,
-            "tempsEstime": estimated, "tempsRealise": realised, "streakDay": streakDay.map(JSONValue.integer) ?? .null,
-            "completedAt": completedAt.map(JSONValue.string) ?? .null,
-        ])
+        try load(
+            .flows,
+            [
+                "id": .string(id), "userId": .string(user), "date": .string(date), "libelleAction": "Flow",
+                "etat": .string(etat), "etape": .array(etape),
+                "contexte": contexte.map { .array($0.map(JSONValue.string)) } ?? .null,
+                "tempsEstime": estimated, "tempsRealise": realised,
+                "streakDay": streakDay.map(JSONValue.integer) ?? .null,
+                "completedAt": completedAt.map(JSONValue.string) ?? .null,
+            ])
     }
 
-    func session(_ id: String, user: String = "u1", startedAt: String, total: Int64, remaining: Int64,
-                 endedAt: String? = nil) throws {
-        try load(.focusSessions, ["id": .string(id), "userId": .string(user), "startedAt": .string(startedAt),
-                                  "totalSeconds": .integer(total), "remainingSeconds": .integer(remaining),
-                                  "endedAt": endedAt.map(JSONValue.string) ?? .null])
+    func session(
+        _ id: String, user: String = "u1", startedAt: String, total: Int64, remaining: Int64,
+        endedAt: String? = nil
+    ) throws {
+        try load(
+            .focusSessions,
+            [
+                "id": .string(id), "userId": .string(user), "startedAt": .string(startedAt),
+                "totalSeconds": .integer(total), "remainingSeconds": .integer(remaining),
+                "endedAt": endedAt.map(JSONValue.string) ?? .null,
+            ])
     }
 
     func login(_ user: String = "u1", at: String) throws {
@@ -54,8 +71,10 @@ extension HabitsTestStore {
     func report(from: String, to: String? = nil, user: String? = nil, dayStartMinutes: Int = 0) throws -> Report {
         let first = try XCTUnwrap(Day(from))
         let last = try XCTUnwrap(Day(to ?? from))
-        return try HabitsAnalysis.report(database: database, options: HabitsOptions(
-            from: first, to: last, user: user, dayStartMinutes: dayStartMinutes, asOf: Self.asOf))
+        return try HabitsAnalysis.report(
+            database: database,
+            options: HabitsOptions(
+                from: first, to: last, user: user, dayStartMinutes: dayStartMinutes, asOf: Self.asOf))
     }
 }
 
@@ -100,8 +119,10 @@ extension Report {
 }
 
 /// Asserts that a numeric value is within `accuracy` of `expected`.
-func assertNumber(_ value: Value?, _ expected: Double, accuracy: Double = 1e-9,
-                  file: StaticString = #filePath, line: UInt = #line) {
+func assertNumber(
+    _ value: Value?, _ expected: Double, accuracy: Double = 1e-9,
+    file: StaticString = #filePath, line: UInt = #line
+) {
     guard let number = value?.doubleValue else {
         XCTFail("not a number: \(String(describing: value))", file: file, line: line)
         return

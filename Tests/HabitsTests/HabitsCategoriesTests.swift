@@ -21,21 +21,24 @@ final class HabitsCategoriesTests: XCTestCase {
         try store.flow("f5", date: "2026-11-01", contexte: ["sport"], realised: 100)
         try store.flow("f6", date: "2026-11-10", etat: "en_cours", contexte: ["travail"], realised: 50)
         // Dated before the period but completed in it: counted (12.5 min of travail).
-        try store.flow("f7", date: "2026-11-09", contexte: ["travail"], estimated: 10, realised: 12.5,
-                       completedAt: "2026-11-10T08:00:00+01:00")
+        try store.flow(
+            "f7", date: "2026-11-09", contexte: ["travail"], estimated: 10, realised: 12.5,
+            completedAt: "2026-11-10T08:00:00+01:00")
         let report = try store.report(from: "2026-11-10", to: "2026-11-11")
         // All minutes: 20 + 10 + 15 + 7.5 + 0 + 12.5 = 65.
         // percent: (none) 22.5/65 = 34.615… → 34.62; lecture 0; santé 10/65 = 15.384… → 15.38;
         // sport 20/65 = 30.769… → 30.77; travail 12.5/65 = 19.230… → 19.23.
         // accuracy = minutes / estimated: (none) empty (0 estimated), lecture 0/10 = 0, santé 10/20 = 0.5,
         // sport 20/40 = 0.5, travail 12.5/10 = 1.25.
-        XCTAssertEqual(report.rows("categories"), [
-            [.text("(none)"), .number(22.5), .number(34.62), .number(0), .empty],
-            [.text("lecture"), .number(0), .number(0), .number(10), .number(0)],
-            [.text("santé"), .number(10), .number(15.38), .number(20), .number(0.5)],
-            [.text("sport"), .number(20), .number(30.77), .number(40), .number(0.5)],
-            [.text("travail"), .number(12.5), .number(19.23), .number(10), .number(1.25)],
-        ])
+        XCTAssertEqual(
+            report.rows("categories"),
+            [
+                [.text("(none)"), .number(22.5), .number(34.62), .number(0), .empty],
+                [.text("lecture"), .number(0), .number(0), .number(10), .number(0)],
+                [.text("santé"), .number(10), .number(15.38), .number(20), .number(0.5)],
+                [.text("sport"), .number(20), .number(30.77), .number(40), .number(0.5)],
+                [.text("travail"), .number(12.5), .number(19.23), .number(10), .number(1.25)],
+            ])
     }
 
     func testPercentIsEmptyWhenNoMinutesWereSpent() throws {

@@ -8,7 +8,8 @@ final class HabitsDailyRowsTests: XCTestCase {
         HabitsDailyRow(
             user: index / 300, day: Day(ordinal: (index % 300) * (index % 2 == 0 ? 1 : -1) + 20_000),
             score: index % 101, tasksPlanned: index % 7, tasksDone: index * 31 % 1_000_003, flows: index % 3,
-            flowsDone: index % 2, focusSeconds: Int64(index) * 1_000_000_007, badges: HabitsBadges(rawValue: UInt8(index % 32)),
+            flowsDone: index % 2, focusSeconds: Int64(index) * 1_000_000_007,
+            badges: HabitsBadges(rawValue: UInt8(index % 32)),
             streak: index % 400, consistency: 1 / Double(index + 3), mood: index % 6 == 0 ? nil : index % 6)
     }
 
@@ -32,10 +33,11 @@ final class HabitsDailyRowsTests: XCTestCase {
 
     func testExtremeValuesSurvive() {
         var rows = HabitsDailyRows()
-        let extreme = HabitsDailyRow(user: 0, day: Day(ordinal: -719_162), score: 100, tasksPlanned: Int(Int32.max),
-                                     tasksDone: 0, flows: 0, flowsDone: 0, focusSeconds: Int64.max,
-                                     badges: [.morningLogin, .ultimate], streak: 3_000_000, consistency: 0.525961,
-                                     mood: 5)
+        let extreme = HabitsDailyRow(
+            user: 0, day: Day(ordinal: -719_162), score: 100, tasksPlanned: Int(Int32.max),
+            tasksDone: 0, flows: 0, flowsDone: 0, focusSeconds: Int64.max,
+            badges: [.morningLogin, .ultimate], streak: 3_000_000, consistency: 0.525961,
+            mood: 5)
         rows.append(extreme)
         var later = extreme
         later.user = 1_000_000

@@ -48,8 +48,14 @@ final class HabitsDayTests: XCTestCase {
             XCTAssertEqual(report.daily(user, "2026-11-02")?["morning_login"], .boolean(true), user)
             XCTAssertEqual(report.daily(user, "2026-11-02")?["score"], .integer(10), user)
         }
-        XCTAssertEqual(report.rows("quality"), [[.text("unknown_user"), .text("ghost"),
-                                                 .text("1 record without a users record (1 login)")]])
+        XCTAssertEqual(
+            report.rows("quality"),
+            [
+                [
+                    .text("unknown_user"), .text("ghost"),
+                    .text("1 record without a users record (1 login)"),
+                ]
+            ])
     }
 
     func testAZoneUnknownToThisMachineFallsBackToParisAndIsReported() throws {
@@ -60,10 +66,14 @@ final class HabitsDayTests: XCTestCase {
         try store.login("mars", at: "2026-11-01T23:30:00Z")  // Nov 2 00:30 in Paris
         let report = try store.report(from: "2026-11-01", to: "2026-11-02")
         XCTAssertEqual(report.daily("mars", "2026-11-02")?["morning_login"], .boolean(true))
-        XCTAssertEqual(report.rows("quality"), [[
-            .text("unknown_timezone"), .text("mars"),
-            .text("timezone \"Mars/Olympus_Mons\" is not in the tz database; Europe/Paris used"),
-        ]])
+        XCTAssertEqual(
+            report.rows("quality"),
+            [
+                [
+                    .text("unknown_timezone"), .text("mars"),
+                    .text("timezone \"Mars/Olympus_Mons\" is not in the tz database; Europe/Paris used"),
+                ]
+            ])
     }
 
     func testSpringForwardDayHasTwentyThreeHours() throws {
@@ -86,10 +96,12 @@ final class HabitsDayTests: XCTestCase {
         assertNumber(second["focus_minutes"], 15)
         XCTAssertEqual(second["morning_login"], .boolean(false))
         XCTAssertEqual(second["score"], .integer(12))
-        XCTAssertEqual(report.rows("badges"), [
-            [.text("u1"), day("2026-03-29"), .text("morning_login")],
-            [.text("u1"), day("2026-03-30"), .text("focus_15")],
-        ])
+        XCTAssertEqual(
+            report.rows("badges"),
+            [
+                [.text("u1"), day("2026-03-29"), .text("morning_login")],
+                [.text("u1"), day("2026-03-30"), .text("focus_15")],
+            ])
     }
 
     func testFallBackDayHasTwentyFiveHours() throws {

@@ -124,12 +124,15 @@ final class HabitsMetricsTests: XCTestCase {
         // partial: T = 2/2 → 40, same otherwise: 92, but no three_tasks, hence no ultimate.
         XCTAssertEqual(report.daily("partial", "2026-11-10")?["score"], .integer(92))
         XCTAssertEqual(report.daily("partial", "2026-11-10")?["badges"], .integer(3))
-        XCTAssertEqual(report.rows("badges").map { [$0[0], $0[2]] }, [
-            [.text("full"), .text("morning_login")], [.text("full"), .text("three_tasks")],
-            [.text("full"), .text("focus_15")], [.text("full"), .text("flow_done")], [.text("full"), .text("ultimate")],
-            [.text("partial"), .text("morning_login")], [.text("partial"), .text("focus_15")],
-            [.text("partial"), .text("flow_done")],
-        ])
+        XCTAssertEqual(
+            report.rows("badges").map { [$0[0], $0[2]] },
+            [
+                [.text("full"), .text("morning_login")], [.text("full"), .text("three_tasks")],
+                [.text("full"), .text("focus_15")], [.text("full"), .text("flow_done")],
+                [.text("full"), .text("ultimate")],
+                [.text("partial"), .text("morning_login")], [.text("partial"), .text("focus_15")],
+                [.text("partial"), .text("flow_done")],
+            ])
         XCTAssertEqual(report.figure("badges_ultimate"), .integer(1))
         XCTAssertEqual(report.figure("badges"), .integer(8))
     }
@@ -137,10 +140,14 @@ final class HabitsMetricsTests: XCTestCase {
     func testADayWithOnlyAMood() throws {
         try store.mood(date: "2026-11-10", mood: 4)
         let report = try store.report(from: "2026-11-10")
-        XCTAssertEqual(report.rows("daily"), [[
-            .text("u1"), day("2026-11-10"), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0),
-            .number(0), .boolean(false), .integer(0), .integer(0), .number(0), .integer(4),
-        ]])
+        XCTAssertEqual(
+            report.rows("daily"),
+            [
+                [
+                    .text("u1"), day("2026-11-10"), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0),
+                    .number(0), .boolean(false), .integer(0), .integer(0), .number(0), .integer(4),
+                ]
+            ])
         XCTAssertEqual(report.rows("streaks"), [[.text("u1"), .integer(0), .integer(0), .integer(0), .empty, .empty]])
         XCTAssertEqual(report.figure("users"), .integer(1))
         XCTAssertEqual(report.figure("active_users"), .integer(0))

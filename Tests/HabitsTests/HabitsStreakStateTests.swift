@@ -44,7 +44,8 @@ final class HabitsStreakStateTests: XCTestCase {
             // A period report warms the cache, then nights and a week resume from it.
             try assertCachedEqualsFull(from: Day(ordinal: first.ordinal), to: Day(ordinal: middle), dayStart: dayStart)
             for ordinal in stride(from: middle + 1, through: last.ordinal + 1, by: 3) {
-                try assertCachedEqualsFull(from: Day(ordinal: ordinal), to: Day(ordinal: ordinal + 6), dayStart: dayStart)
+                try assertCachedEqualsFull(
+                    from: Day(ordinal: ordinal), to: Day(ordinal: ordinal + 6), dayStart: dayStart)
                 try assertCachedEqualsFull(from: Day(ordinal: ordinal), to: Day(ordinal: ordinal), dayStart: dayStart)
             }
         }
@@ -55,8 +56,9 @@ final class HabitsStreakStateTests: XCTestCase {
         try store.user("u1", timezone: "Europe/Paris")
         for day in 1...20 { try store.task("t\(day)", date: String(format: "2026-11-%02d", day)) }
         _ = try cachedReport(from: "2026-11-15", to: "2026-11-15")
-        XCTAssertEqual(try store.rows("SELECT through_day, run, best_streak FROM habits_streak_state"),
-                       [[.integer(Int64(try XCTUnwrap(Day("2026-11-08")).ordinal)), 8, 8]])
+        XCTAssertEqual(
+            try store.rows("SELECT through_day, run, best_streak FROM habits_streak_state"),
+            [[.integer(Int64(try XCTUnwrap(Day("2026-11-08")).ordinal)), 8, 8]])
         // Tampered with, the state shows through: the next night does not read the history.
         try store.database.run("UPDATE habits_streak_state SET run = 100, best_streak = 100")
         let report = try cachedReport(from: "2026-11-16", to: "2026-11-16")
@@ -93,7 +95,8 @@ final class HabitsStreakStateTests: XCTestCase {
         _ = try cachedReport(from: "2026-11-01", to: "2026-11-01")
         // Dated in September, done on 2 November at 00:30 in Kiritimati (UTC+14).
         try store.task("late", date: "2026-09-01", completedAt: "2026-11-01T10:30:00Z")
-        XCTAssertEqual(try store.count("habits_streak_state"), 0, "a completion after the state's day must invalidate it")
+        XCTAssertEqual(
+            try store.count("habits_streak_state"), 0, "a completion after the state's day must invalidate it")
         _ = try assertCachedEqualsFull(from: Day("2026-10-25")!, to: Day("2026-10-25")!)
         let report = try assertCachedEqualsFull(from: Day("2026-11-02")!, to: Day("2026-11-02")!)
         XCTAssertEqual(report.daily("u1", "2026-11-02")?["tasks_done"], .integer(1))
@@ -121,8 +124,9 @@ final class HabitsStreakStateTests: XCTestCase {
         try store.user("u1", timezone: "Europe/Paris")
         for day in 1...20 { try store.task("t\(day)", date: String(format: "2026-11-%02d", day)) }
         // Started on 1 November and ended on the 20th: every later session overlaps it.
-        try store.session("long", startedAt: "2026-11-01T08:00:00Z", total: 1500, remaining: 0,
-                          endedAt: "2026-11-20T08:00:00Z")
+        try store.session(
+            "long", startedAt: "2026-11-01T08:00:00Z", total: 1500, remaining: 0,
+            endedAt: "2026-11-20T08:00:00Z")
         try store.session("short", startedAt: "2026-11-19T09:00:00Z", total: 600, remaining: 0)
         _ = try assertCachedEqualsFull(from: Day("2026-11-15")!, to: Day("2026-11-15")!)
         XCTAssertEqual(try store.count("habits_streak_state"), 1)
@@ -137,7 +141,8 @@ final class HabitsStreakStateTests: XCTestCase {
         for day in 1...20 { try store.task("t\(day)", date: String(format: "2026-11-%02d", day)) }
         let path = store.directory.appendingPathComponent("t.sqlite").path
         let saver = try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0)
-        let state = HabitsCachedState(walk: HabitsWalkState(throughDay: 20_400, consistency: 0.5), latestSessionEnd: nil)
+        let state = HabitsCachedState(
+            walk: HabitsWalkState(throughDay: 20_400, consistency: 0.5), latestSessionEnd: nil)
         // An import on another connection commits after the report began reading: its triggers ran
         // before the states exist, so saving them now could keep figures the import changed.
         let other = try Database(path: path)
@@ -146,8 +151,9 @@ final class HabitsStreakStateTests: XCTestCase {
         XCTAssertEqual(try store.count("habits_streak_state"), 0)
         let quiet = try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0)
         quiet.save([("u1", state)])
-        XCTAssertEqual(try store.rows("SELECT user_id, through_day, consistency FROM habits_streak_state"),
-                       [["u1", 20_400, .real(0.5)]])
+        XCTAssertEqual(
+            try store.rows("SELECT user_id, through_day, consistency FROM habits_streak_state"),
+            [["u1", 20_400, .real(0.5)]])
     }
 
     func testAReadOnlyDatabaseStillGivesTheReportAndSavesNothing() throws {
@@ -170,14 +176,17 @@ final class HabitsStreakStateTests: XCTestCase {
     /// Runs the report with the cache (resuming and saving) and without; asserts every figure and
     /// every row of every table are equal; returns the cached one.
     @discardableResult
-    private func assertCachedEqualsFull(from: Day, to: Day, dayStart: Int = 0,
-                                        file: StaticString = #filePath, line: UInt = #line) throws -> Report {
+    private func assertCachedEqualsFull(
+        from: Day, to: Day, dayStart: Int = 0,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Report {
         var options = HabitsOptions(from: from, to: to, dayStartMinutes: dayStart, asOf: HabitsTestStore.asOf)
         options.usesStreakStateCache = false
         let statesBefore = try store.rows("SELECT * FROM habits_streak_state ORDER BY 1, 2")
         let full = try HabitsAnalysis.report(database: store.database, options: options)
-        XCTAssertEqual(try store.rows("SELECT * FROM habits_streak_state ORDER BY 1, 2"), statesBefore,
-                       "the full walk must not touch the cache", file: file, line: line)
+        XCTAssertEqual(
+            try store.rows("SELECT * FROM habits_streak_state ORDER BY 1, 2"), statesBefore,
+            "the full walk must not touch the cache", file: file, line: line)
         options.usesStreakStateCache = true
         let cached = try HabitsAnalysis.report(database: store.database, options: options)
         XCTAssertEqual(cached.figures, full.figures, "figures \(from)…\(to)", file: file, line: line)
@@ -185,9 +194,11 @@ final class HabitsStreakStateTests: XCTestCase {
         for (cachedTable, fullTable) in zip(cached.tables, full.tables) {
             let cachedRows = cachedTable.rows.all
             let fullRows = fullTable.rows.all
-            XCTAssertEqual(cachedRows.count, fullRows.count, "\(cachedTable.name) \(from)…\(to)", file: file, line: line)
+            XCTAssertEqual(
+                cachedRows.count, fullRows.count, "\(cachedTable.name) \(from)…\(to)", file: file, line: line)
             for (index, (cachedRow, fullRow)) in zip(cachedRows, fullRows).enumerated() where cachedRow != fullRow {
-                XCTFail("\(cachedTable.name) row \(index) \(from)…\(to): \(cachedRow) ≠ \(fullRow)", file: file, line: line)
+                XCTFail(
+                    "\(cachedTable.name) row \(index) \(from)…\(to): \(cachedRow) ≠ \(fullRow)", file: file, line: line)
                 break
             }
         }

@@ -18,13 +18,19 @@ final class HabitsStreakTests: XCTestCase {
     func testAStreakBrokenByOneEmptyDay() throws {
         try activeDays([1, 2, 4, 5, 6])  // Nov 3 has nothing at all
         let report = try store.report(from: "2026-11-01", to: "2026-11-06")
-        XCTAssertEqual(report.streakColumn("u1"), [
-            "2026-11-01 1", "2026-11-02 2", "2026-11-04 1", "2026-11-05 2", "2026-11-06 3",
-        ])
+        XCTAssertEqual(
+            report.streakColumn("u1"),
+            [
+                "2026-11-01 1", "2026-11-02 2", "2026-11-04 1", "2026-11-05 2", "2026-11-06 3",
+            ])
         // 5 active days; the run Nov 4–6 (3) beats Nov 1–2 (2) and is the current one.
-        XCTAssertEqual(report.rows("streaks"), [[
-            .text("u1"), .integer(5), .integer(3), .integer(3), day("2026-11-04"), day("2026-11-06"),
-        ]])
+        XCTAssertEqual(
+            report.rows("streaks"),
+            [
+                [
+                    .text("u1"), .integer(5), .integer(3), .integer(3), day("2026-11-04"), day("2026-11-06"),
+                ]
+            ])
     }
 
     func testATieForTheBestStreakGoesToTheMostRecent() throws {
@@ -34,9 +40,13 @@ final class HabitsStreakTests: XCTestCase {
         let report = try store.report(from: "2026-11-01", to: "2026-11-08")
         XCTAssertEqual(report.daily("u1", "2026-11-04")?["streak"], .integer(0))
         // Two runs of 3: Nov 1–3 and Nov 5–7; the later wins. Nov 8 is inactive: current 0.
-        XCTAssertEqual(report.rows("streaks"), [[
-            .text("u1"), .integer(6), .integer(0), .integer(3), day("2026-11-05"), day("2026-11-07"),
-        ]])
+        XCTAssertEqual(
+            report.rows("streaks"),
+            [
+                [
+                    .text("u1"), .integer(6), .integer(0), .integer(3), day("2026-11-05"), day("2026-11-07"),
+                ]
+            ])
     }
 
     func testStreaksCountDaysBeforeThePeriod() throws {
@@ -45,14 +55,18 @@ final class HabitsStreakTests: XCTestCase {
         try activeDays([17, 18, 19, 20], user: "running")  // a run entering the period
         let report = try store.report(from: "2026-11-20")
         // old: streak 1 on Nov 20; best 10 (Nov 1–10) from before the period; 1 active day.
-        XCTAssertEqual(report.rows("streaks")[0], [
-            .text("old"), .integer(1), .integer(1), .integer(10), day("2026-11-01"), day("2026-11-10"),
-        ])
+        XCTAssertEqual(
+            report.rows("streaks")[0],
+            [
+                .text("old"), .integer(1), .integer(1), .integer(10), day("2026-11-01"), day("2026-11-10"),
+            ])
         // running: Nov 17–20 → streak 4 on Nov 20, current 4, best 4.
         XCTAssertEqual(report.daily("running", "2026-11-20")?["streak"], .integer(4))
-        XCTAssertEqual(report.rows("streaks")[1], [
-            .text("running"), .integer(1), .integer(4), .integer(4), day("2026-11-17"), day("2026-11-20"),
-        ])
+        XCTAssertEqual(
+            report.rows("streaks")[1],
+            [
+                .text("running"), .integer(1), .integer(4), .integer(4), day("2026-11-17"), day("2026-11-20"),
+            ])
         XCTAssertEqual(report.figure("median_current_streak"), .number(2.5))  // (1 + 4) / 2
         XCTAssertEqual(report.figure("max_best_streak"), .integer(10))
     }
@@ -61,8 +75,12 @@ final class HabitsStreakTests: XCTestCase {
         try activeDays([1, 2, 3, 4, 5, 6, 7, 8])
         let report = try store.report(from: "2026-11-02", to: "2026-11-04")
         // Days after Nov 4 are not seen: best = current = 4 (Nov 1–4).
-        XCTAssertEqual(report.rows("streaks"), [[
-            .text("u1"), .integer(3), .integer(4), .integer(4), day("2026-11-01"), day("2026-11-04"),
-        ]])
+        XCTAssertEqual(
+            report.rows("streaks"),
+            [
+                [
+                    .text("u1"), .integer(3), .integer(4), .integer(4), day("2026-11-01"), day("2026-11-04"),
+                ]
+            ])
     }
 }

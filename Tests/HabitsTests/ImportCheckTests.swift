@@ -48,8 +48,9 @@ final class ImportCheckTests: XCTestCase {
         let imported = try importer(checkOnly: false).importFile(entry)
         XCTAssertEqual(imported.status, .imported)
         XCTAssertEqual(checked.rejectMessages, imported.rejectMessages)
-        XCTAssertEqual(checked.rejectMessages.first,
-                       "\(entry.displayName) record 2 (id t2): field state: must be one of a_faire, en_cours, terminee \"done\"")
+        XCTAssertEqual(
+            checked.rejectMessages.first,
+            "\(entry.displayName) record 2 (id t2): field state: must be one of a_faire, en_cours, terminee \"done\"")
         XCTAssertEqual([imported.records, imported.accepted, imported.rejected], [3, 1, 2])
     }
 
@@ -59,12 +60,17 @@ final class ImportCheckTests: XCTestCase {
         let imported = try importer(checkOnly: false, strict: true).importFile(entry)
         XCTAssertEqual(checked.status, imported.status)
         guard case .failed(let reason) = checked.status else { return XCTFail("\(checked.status)") }
-        XCTAssertEqual(reason, "record 2 (id t2): field state: must be one of a_faire, en_cours, terminee \"done\"; --strict: nothing of this file was stored")
+        XCTAssertEqual(
+            reason,
+            "record 2 (id t2): field state: must be one of a_faire, en_cours, terminee \"done\"; --strict: nothing of this file was stored"
+        )
         XCTAssertEqual(try store.count("tasks"), 0)
     }
 
     func testCheckReadsAnObjectThatIsNotAWrapperAsJSONLinesAndReportsMalformedJSON() throws {
-        let lines = try file("tasks.json", """
+        let lines = try file(
+            "tasks.json",
+            """
             {"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "A", "state": "terminee"}
             {"id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "B", "state": "a_faire"}
             """)

@@ -18,15 +18,19 @@ final class FocusSessionsImportTests: XCTestCase {
         try store.load(.focusSessions, Self.session)
         let started = try XCTUnwrap(Timestamp("2026-11-28T07:00:00Z")).microseconds
         let ended = try XCTUnwrap(Timestamp("2026-11-28T07:20:00Z")).microseconds
-        XCTAssertEqual(try store.rows("SELECT id, user_id, started_at_us, total_seconds, remaining_seconds, ended_at_us, import_seq FROM focus_sessions"),
-                       [["p1", "u1", .integer(started), 1500, 300, .integer(ended), .integer(store.lastSequence)]])
+        XCTAssertEqual(
+            try store.rows(
+                "SELECT id, user_id, started_at_us, total_seconds, remaining_seconds, ended_at_us, import_seq FROM focus_sessions"
+            ),
+            [["p1", "u1", .integer(started), 1500, 300, .integer(ended), .integer(store.lastSequence)]])
     }
 
     func testRemainingSecondsMayBeZeroOrTheWholeSession() throws {
         try store.load(.focusSessions, record(Self.session, ["id": "p2", "remainingSeconds": 0, "endedAt": nil]))
         try store.load(.focusSessions, record(Self.session, ["id": "p3", "remainingSeconds": 1500, "endedAt": .null]))
-        XCTAssertEqual(try store.rows("SELECT id, remaining_seconds, ended_at_us FROM focus_sessions ORDER BY id"),
-                       [["p2", 0, .null], ["p3", 1500, .null]])
+        XCTAssertEqual(
+            try store.rows("SELECT id, remaining_seconds, ended_at_us FROM focus_sessions ORDER BY id"),
+            [["p2", 0, .null], ["p3", 1500, .null]])
     }
 
     func testInvalidSessionsAreRejected() throws {
@@ -40,7 +44,10 @@ final class FocusSessionsImportTests: XCTestCase {
             ("remainingSeconds", 1501, "field remainingSeconds: must be an integer from 0 to totalSeconds (1500) 1501"),
             ("remainingSeconds", "300", "field remainingSeconds: must be an integer ≥ 0 \"300\""),
             ("startedAt", .null, "field startedAt: missing (required) null"),
-            ("startedAt", "2026-11-28T08:00:00", "field startedAt: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) \"2026-11-28T08:00:00\""),
+            (
+                "startedAt", "2026-11-28T08:00:00",
+                "field startedAt: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) \"2026-11-28T08:00:00\""
+            ),
             ("endedAt", 12, "field endedAt: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) 12"),
         ]
         for (field, value, message) in cases {
@@ -50,7 +57,8 @@ final class FocusSessionsImportTests: XCTestCase {
 
     func testLaterSessionReplacesEarlierWhole() throws {
         try store.load(.focusSessions, Self.session)
-        try store.load(.focusSessions, record(Self.session, ["id": "p1", "remainingSeconds": 0, "endedAt": nil, "note": "x"]))
+        try store.load(
+            .focusSessions, record(Self.session, ["id": "p1", "remainingSeconds": 0, "endedAt": nil, "note": "x"]))
         try store.load(.focusSessions, record(Self.session, ["id": "p1", "remainingSeconds": 0, "endedAt": nil]))
         XCTAssertEqual(try store.rows("SELECT remaining_seconds, ended_at_us FROM focus_sessions"), [[0, .null]])
     }
@@ -69,20 +77,27 @@ final class LoginsImportTests: XCTestCase {
         try store.load(.logins, ["userId": "1042", "at": "2026-11-28T08:00:00+01:00", "device": "iPhone"])
         try store.load(.logins, ["userId": "u1", "at": "2026-11-28T07:00:00.000001Z"])
         let instant = try XCTUnwrap(Timestamp("2026-11-28T07:00:00Z")).microseconds
-        XCTAssertEqual(try store.rows("SELECT user_id, at_us FROM logins ORDER BY user_id, at_us"), [
-            ["1042", .integer(instant)], ["u1", .integer(instant)], ["u1", .integer(instant + 1)],
-        ])
-        XCTAssertEqual(try store.rows("SELECT import_seq FROM logins WHERE user_id = '1042'"), [[4]], "the later import wins the tie")
+        XCTAssertEqual(
+            try store.rows("SELECT user_id, at_us FROM logins ORDER BY user_id, at_us"),
+            [
+                ["1042", .integer(instant)], ["u1", .integer(instant)], ["u1", .integer(instant + 1)],
+            ])
+        XCTAssertEqual(
+            try store.rows("SELECT import_seq FROM logins WHERE user_id = '1042'"), [[4]],
+            "the later import wins the tie")
     }
 
     func testInvalidLoginsAreRejected() throws {
         let login: JSONValue = ["userId": "u1", "at": "2026-11-28T09:00:00+02:00"]
         try store.load(.logins, login)
-        try store.assertRejected(.logins, record(login, ["at": "2016-02-30T09:00:00Z"]),
-                                 "field at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) \"2016-02-30T09:00:00Z\"")
+        try store.assertRejected(
+            .logins, record(login, ["at": "2016-02-30T09:00:00Z"]),
+            "field at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) \"2016-02-30T09:00:00Z\"")
         try store.assertRejected(.logins, record(login, ["at": nil]), "field at: missing (required)")
         try store.assertRejected(.logins, record(login, ["userId": .null]), "field userId: missing (required) null")
-        try store.assertRejected(.logins, record(login, ["userId": ["u1"]]), "field userId: invalid id (a non-empty string or an integer) [\"u1\"]")
+        try store.assertRejected(
+            .logins, record(login, ["userId": ["u1"]]),
+            "field userId: invalid id (a non-empty string or an integer) [\"u1\"]")
     }
 }
 
@@ -98,11 +113,13 @@ final class MoodsImportTests: XCTestCase {
         try store.load(.moods, Self.mood)
         try store.load(.moods, Self.mood)
         try store.load(.moods, record(Self.mood, ["date": "2026-11-29", "mood": 1]))
-        XCTAssertEqual(try store.rows("SELECT user_id, date, mood, note FROM moods ORDER BY date"),
-                       [["u1", "2026-11-28", 4, "bonne journée"], ["u1", "2026-11-29", 1, "bonne journée"]])
+        XCTAssertEqual(
+            try store.rows("SELECT user_id, date, mood, note FROM moods ORDER BY date"),
+            [["u1", "2026-11-28", 4, "bonne journée"], ["u1", "2026-11-29", 1, "bonne journée"]])
         try store.load(.moods, ["userId": "u1", "date": "2026-11-28", "mood": 5, "note": nil])
-        XCTAssertEqual(try store.rows("SELECT mood, note, import_seq FROM moods WHERE date = '2026-11-28'"),
-                       [[5, .null, .integer(store.lastSequence)]])
+        XCTAssertEqual(
+            try store.rows("SELECT mood, note, import_seq FROM moods WHERE date = '2026-11-28'"),
+            [[5, .null, .integer(store.lastSequence)]])
         try store.load(.moods, ["userId": 7, "date": "2026-11-28", "mood": 2])
         try store.load(.moods, ["userId": "7", "date": "2026-11-28", "mood": 3])
         XCTAssertEqual(try store.rows("SELECT mood FROM moods WHERE user_id = '7'"), [[3]])

@@ -4,15 +4,21 @@ import Store
 @testable import ReportCLI
 
 final class ArgumentParserTests: XCTestCase {
-    let spec = CommandSpec(name: "demo", abstract: "A demo.", positionals: "PATH...", minimumPositionals: 1, options: [
-        .value("db", "PATH", help: "Database."),
-        .value("kind", "NAME", short: "k", repeating: true, help: "Kinds."),
-        .flag("strict", help: "Strict."),
-        .value("output", "DIR", short: "o", help: "Output."),
-    ])
+    let spec = CommandSpec(
+        name: "demo", abstract: "A demo.", positionals: "PATH...", minimumPositionals: 1,
+        options: [
+            .value("db", "PATH", help: "Database."),
+            .value("kind", "NAME", short: "k", repeating: true, help: "Kinds."),
+            .flag("strict", help: "Strict."),
+            .value("output", "DIR", short: "o", help: "Output."),
+        ])
 
     func testOptionsInEveryForm() throws {
-        let parsed = try ArgumentParser.parse(["--db", "a.sqlite", "--kind=tasks", "-k", "flows", "--strict", "-o", "out", "x.json", "--", "--not-an-option"], for: spec)
+        let parsed = try ArgumentParser.parse(
+            [
+                "--db", "a.sqlite", "--kind=tasks", "-k", "flows", "--strict", "-o", "out", "x.json", "--",
+                "--not-an-option",
+            ], for: spec)
         XCTAssertEqual(parsed.value("db"), "a.sqlite")
         XCTAssertEqual(parsed.all("kind"), ["tasks", "flows"])
         XCTAssertTrue(parsed.flag("strict"))
@@ -45,7 +51,9 @@ final class ArgumentParserTests: XCTestCase {
     }
 
     func testHelpIsGeneratedFromTheSpec() {
-        XCTAssertEqual(HelpFormatter.help(for: spec), """
+        XCTAssertEqual(
+            HelpFormatter.help(for: spec),
+            """
             OVERVIEW: A demo.
 
             USAGE: report demo [options] PATH...

@@ -12,7 +12,9 @@ class CLITestCase: XCTestCase {
     /// a new database of the PostgreSQL test server, made on first use.
     var databasePath: String {
         if let location { return location }
-        let made = (try? TestStore.freshLocation(in: directory.path, name: "report.sqlite")) ?? "postgresql-test-server-failed-to-start"
+        let made =
+            (try? TestStore.freshLocation(in: directory.path, name: "report.sqlite"))
+            ?? "postgresql-test-server-failed-to-start"
         location = made
         return made
     }
@@ -38,7 +40,8 @@ class CLITestCase: XCTestCase {
         final class Buffer: @unchecked Sendable { var text = "" }
         let out = Buffer(), err = Buffer()
         let console = Console(out: { out.text += $0 }, error: { err.text += $0 }, errorIsTerminal: false)
-        let code = CommandLineTool.run(arguments, modules: registeredModules, console: console, environment: environment)
+        let code = CommandLineTool.run(
+            arguments, modules: registeredModules, console: console, environment: environment)
         return Run(code: code, out: out.text, err: err.text)
     }
 
@@ -61,7 +64,9 @@ class CLITestCase: XCTestCase {
 
     /// Every row of every table, to compare the database before and after a failed import.
     func snapshot() throws -> [String: [[SQLValue]]] {
-        guard TestStore.backend == .postgresql || FileManager.default.fileExists(atPath: databasePath) else { return [:] }
+        guard TestStore.backend == .postgresql || FileManager.default.fileExists(atPath: databasePath) else {
+            return [:]
+        }
         let database = try self.database()
         var result: [String: [[SQLValue]]] = [:]
         for table in try database.tableNames() {

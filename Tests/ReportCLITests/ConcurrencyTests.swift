@@ -14,7 +14,9 @@ final class ConcurrencyTests: CLITestCase {
         var text = ""
         for index in 0..<count {
             let seconds = index % 3600
-            text += #"{"userId": "u\#(index / 3600)", "at": "2026-11-28T\#(Self.two(minute / 60 + seconds / 3600)):\#(Self.two(seconds / 60)):\#(Self.two(seconds % 60))Z"}"# + "\n"
+            text +=
+                #"{"userId": "u\#(index / 3600)", "at": "2026-11-28T\#(Self.two(minute / 60 + seconds / 3600)):\#(Self.two(seconds / 60)):\#(Self.two(seconds % 60))Z"}"#
+                + "\n"
         }
         return try write(name, text)
     }
@@ -35,8 +37,11 @@ final class ConcurrencyTests: CLITestCase {
             let results = [first.wait(), second.wait()]
             XCTAssertEqual(results.map(\.status), [0, 0], results.map(\.err).joined(separator: "\n"))
             XCTAssertEqual(results.map(\.err), ["", ""])
-            XCTAssertEqual(results[0].outLines.first, "imported \(tasks) (tasks): \(taskCount) records, \(taskCount) accepted, 0 rejected")
-            XCTAssertEqual(results[1].outLines.first, "imported \(logins) (logins): 20000 records, 20000 accepted, 0 rejected")
+            XCTAssertEqual(
+                results[0].outLines.first,
+                "imported \(tasks) (tasks): \(taskCount) records, \(taskCount) accepted, 0 rejected")
+            XCTAssertEqual(
+                results[1].outLines.first, "imported \(logins) (logins): 20000 records, 20000 accepted, 0 rejected")
             expectedTasks += taskCount
             expectedLogins += 20_000
             XCTAssertEqual(try count("tasks"), Int64(expectedTasks))
@@ -65,18 +70,28 @@ final class ConcurrencyTests: CLITestCase {
             let line = status.outLines.first { $0.hasPrefix("tasks ") } ?? ""
             let statusCount = Int(line.split(separator: " ")[1]) ?? -1
             // A report: planned tasks of the day in its summary.
-            let habits = report(["habits", "--db", databasePath, "--date", "2026-11-28", "--as-of", "2026-11-29T06:00:00Z",
-                                 "--csv", "-o", output.path, "-q"])
+            let habits = report([
+                "habits", "--db", databasePath, "--date", "2026-11-28", "--as-of", "2026-11-29T06:00:00Z",
+                "--csv", "-o", output.path, "-q",
+            ])
             XCTAssertEqual(habits.code, .success, habits.err)
-            let summary = try String(contentsOf: output.appendingPathComponent("habits-2026-11-28/summary.csv"), encoding: .utf8)
-            let planned = summary.split(separator: "\r\n").first { $0.hasPrefix("tasks_planned,") }.flatMap { Int($0.dropFirst("tasks_planned,".count)) } ?? -1
+            let summary = try String(
+                contentsOf: output.appendingPathComponent("habits-2026-11-28/summary.csv"), encoding: .utf8)
+            let planned =
+                summary.split(separator: "\r\n").first { $0.hasPrefix("tasks_planned,") }.flatMap {
+                    Int($0.dropFirst("tasks_planned,".count))
+                } ?? -1
             seen += [statusCount, planned]
         } while outcome == nil
         let result = try XCTUnwrap(outcome)
         XCTAssertEqual(result.status, 0, result.err)
-        XCTAssertTrue(seen.allSatisfy { $0 == 0 || $0 == total }, "counts seen: \(Set(seen).sorted()), expected 0 or \(total)")
+        XCTAssertTrue(
+            seen.allSatisfy { $0 == 0 || $0 == total }, "counts seen: \(Set(seen).sorted()), expected 0 or \(total)")
         XCTAssertEqual(try count("tasks"), Int64(total))
         let after = report(["status", "--db", databasePath])
-        XCTAssertTrue(after.outLines.contains { $0.hasPrefix("tasks ") && $0.split(separator: " ")[1] == Substring(String(total)) }, after.out)
+        XCTAssertTrue(
+            after.outLines.contains {
+                $0.hasPrefix("tasks ") && $0.split(separator: " ")[1] == Substring(String(total))
+            }, after.out)
     }
 }

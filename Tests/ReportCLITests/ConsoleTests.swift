@@ -13,7 +13,9 @@ final class ConsoleTests: XCTestCase {
             console.progress("importing tasks.json  45 %")
             console.error("tasks.json record 3: field date: invalid date")
         }
-        XCTAssertEqual(terminal.text, "\r\u{1B}[Kimporting tasks.json  45 %\r\u{1B}[Ktasks.json record 3: field date: invalid date\n")
+        XCTAssertEqual(
+            terminal.text,
+            "\r\u{1B}[Kimporting tasks.json  45 %\r\u{1B}[Ktasks.json record 3: field date: invalid date\n")
         XCTAssertEqual(cron.text, "tasks.json record 3: field date: invalid date\n")
     }
 

@@ -32,12 +32,18 @@ final class FaultDatabaseTests: CLITestCase {
         let contents = try bytes(databasePath)
         let run = report(["import", "--db", databasePath, next])
         XCTAssertEqual(run.code, .failure)
-        XCTAssertEqual(run.errLines, ["\(next): \(databasePath) is read-only (SQLite error 8: attempt to write a readonly database); make the file and its folder writable, or give another --db; nothing of this file was stored"])
+        XCTAssertEqual(
+            run.errLines,
+            [
+                "\(next): \(databasePath) is read-only (SQLite error 8: attempt to write a readonly database); make the file and its folder writable, or give another --db; nothing of this file was stored"
+            ])
         XCTAssertEqual(try bytes(databasePath), contents)
         // Reading still works: status and reports need no write.
         XCTAssertEqual(report(["status", "--db", databasePath]).code, .success)
-        let habits = report(["habits", "--db", databasePath, "--date", "2026-11-28", "--as-of", "2026-11-29T06:00:00Z",
-                             "--csv", "-o", directory.path, "-q"])
+        let habits = report([
+            "habits", "--db", databasePath, "--date", "2026-11-28", "--as-of", "2026-11-29T06:00:00Z",
+            "--csv", "-o", directory.path, "-q",
+        ])
         XCTAssertEqual(habits.code, .success, habits.err)
         makeWritable(databasePath)
         XCTAssertEqual(try snapshot(), before)
@@ -55,10 +61,18 @@ final class FaultDatabaseTests: CLITestCase {
         let next = try write("users-2.json", #"[{"id": "u2"}]"#)
         let run = report(["import", "--db", database, next])
         XCTAssertEqual(run.code, .failure)
-        XCTAssertEqual(run.errLines, ["report import: cannot open \(database) (SQLite error 14: unable to open database file); check that its folder exists and is writable (SQLite keeps its -wal and -shm files beside the database)"])
+        XCTAssertEqual(
+            run.errLines,
+            [
+                "report import: cannot open \(database) (SQLite error 14: unable to open database file); check that its folder exists and is writable (SQLite keeps its -wal and -shm files beside the database)"
+            ])
         let status = report(["status", "--db", database])
         XCTAssertEqual(status.code, .failure)
-        XCTAssertEqual(status.errLines, ["report status: cannot open \(database) (SQLite error 14: unable to open database file); check that its folder exists and is writable (SQLite keeps its -wal and -shm files beside the database)"])
+        XCTAssertEqual(
+            status.errLines,
+            [
+                "report status: cannot open \(database) (SQLite error 14: unable to open database file); check that its folder exists and is writable (SQLite keeps its -wal and -shm files beside the database)"
+            ])
         disk.remountWritable()
         XCTAssertEqual(try bytes(database), contents)
     }
@@ -71,7 +85,8 @@ final class FaultDatabaseTests: CLITestCase {
         garbage.replaceSubrange(0..<16, with: Data("not a database!!".utf8))
         try garbage.write(to: URL(fileURLWithPath: databasePath))
         let users = try write("users.json", #"[{"id": "u1"}]"#)
-        let message = "\(databasePath) is not a SQLite database (SQLite error 26: file is not a database); give --db the path of a report database"
+        let message =
+            "\(databasePath) is not a SQLite database (SQLite error 26: file is not a database); give --db the path of a report database"
         let run = report(["import", "--db", databasePath, users])
         XCTAssertEqual(run.code, .failure)
         XCTAssertEqual(run.errLines, ["report import: " + message])
@@ -89,7 +104,8 @@ final class FaultDatabaseTests: CLITestCase {
         XCTAssertGreaterThan(whole.count, 3 * 4096)
         let cut = whole.prefix(5000)
         try cut.write(to: URL(fileURLWithPath: databasePath))
-        let message = "\(databasePath) is damaged (SQLite error 11: database disk image is malformed); restore it from a backup, or import into a new --db"
+        let message =
+            "\(databasePath) is damaged (SQLite error 11: database disk image is malformed); restore it from a backup, or import into a new --db"
         let run = report(["import", "--db", databasePath, next])
         XCTAssertEqual(run.code, .failure)
         XCTAssertEqual(run.errLines, ["report import: " + message])
@@ -104,7 +120,11 @@ final class FaultDatabaseTests: CLITestCase {
         for database in [directory.path, path("missing/report.sqlite")] {
             let run = report(["import", "--db", database, users])
             XCTAssertEqual(run.code, .failure)
-            XCTAssertEqual(run.errLines, ["report import: cannot open \(database) (SQLite error 14: unable to open database file); check that its folder exists and is writable (SQLite keeps its -wal and -shm files beside the database)"])
+            XCTAssertEqual(
+                run.errLines,
+                [
+                    "report import: cannot open \(database) (SQLite error 14: unable to open database file); check that its folder exists and is writable (SQLite keeps its -wal and -shm files beside the database)"
+                ])
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("missing")))
     }
@@ -117,13 +137,16 @@ final class FaultDatabaseTests: CLITestCase {
         let (next, before) = try importUsers()
         let holder = try Database(path: databasePath)
         try holder.execute("BEGIN IMMEDIATE")
-        try holder.run("INSERT INTO import_rejects (import_id, position, field, value, rule) VALUES (0, 0, 'held', '', '')")
-        let message = "\(next): \(databasePath) is locked by another process (SQLite error 5: database is locked) and stayed locked for the whole --busy-timeout; try again when the other import or report has finished, or give a longer --busy-timeout; nothing of this file was stored"
+        try holder.run(
+            "INSERT INTO import_rejects (import_id, position, field, value, rule) VALUES (0, 0, 'held', '', '')")
+        let message =
+            "\(next): \(databasePath) is locked by another process (SQLite error 5: database is locked) and stayed locked for the whole --busy-timeout; try again when the other import or report has finished, or give a longer --busy-timeout; nothing of this file was stored"
         let run = report(["import", "--db", databasePath, "--busy-timeout", "0.2", next])
         XCTAssertEqual(run.code, .failure)
         XCTAssertEqual(run.errLines, [message])
         // The environment variable does the same for cron jobs.
-        let fromEnvironment = report(["import", "--db", databasePath, next], environment: ["REPORT_BUSY_TIMEOUT": "0.1"])
+        let fromEnvironment = report(
+            ["import", "--db", databasePath, next], environment: ["REPORT_BUSY_TIMEOUT": "0.1"])
         XCTAssertEqual(fromEnvironment.errLines, [message])
         // Readers are not blocked by a writer (WAL): status and reports see the committed data.
         let status = report(["status", "--db", databasePath, "--busy-timeout", "0.1"])
@@ -139,11 +162,15 @@ final class FaultDatabaseTests: CLITestCase {
         for value in ["x", "-1", "nan", "1e9"] {
             let run = report(["import", "--db", databasePath, "--busy-timeout", value, "users.json"])
             XCTAssertEqual(run.code, .usage)
-            XCTAssertEqual(run.errLines, ["report import: --busy-timeout: invalid number of seconds \"\(value)\" (0 to 86400, e.g. 0.5 or 60)"])
+            XCTAssertEqual(
+                run.errLines,
+                ["report import: --busy-timeout: invalid number of seconds \"\(value)\" (0 to 86400, e.g. 0.5 or 60)"])
         }
         let bad = report(["status", "--db", databasePath], environment: ["REPORT_BUSY_TIMEOUT": "soon"])
         XCTAssertEqual(bad.code, .usage)
-        XCTAssertEqual(bad.errLines, ["report status: $REPORT_BUSY_TIMEOUT: invalid number of seconds \"soon\" (0 to 86400, e.g. 0.5 or 60)"])
+        XCTAssertEqual(
+            bad.errLines,
+            ["report status: $REPORT_BUSY_TIMEOUT: invalid number of seconds \"soon\" (0 to 86400, e.g. 0.5 or 60)"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath))
     }
 
@@ -166,7 +193,11 @@ final class FaultDatabaseTests: CLITestCase {
         let next = try write("users-2.json", #"[{"id": "u2"}]"#)
         let run = report(["import", "--db", database, big, next])
         XCTAssertEqual(run.code, .failure)
-        XCTAssertEqual(run.errLines, ["\(big): the disk holding \(database) is full (SQLite error 13: database or disk is full); free some space and run again; nothing of this file was stored"])
+        XCTAssertEqual(
+            run.errLines,
+            [
+                "\(big): the disk holding \(database) is full (SQLite error 13: database or disk is full); free some space and run again; nothing of this file was stored"
+            ])
         XCTAssertTrue(run.out.contains("imported \(next) (users): 1 records, 1 accepted, 0 rejected"), run.out)
         var after = try snapshot(of: database)
         XCTAssertEqual(after["tasks"], [])
@@ -181,7 +212,8 @@ final class FaultDatabaseTests: CLITestCase {
     private func snapshot(of path: String) throws -> [String: [[SQLValue]]] {
         let database = try Database(path: path)
         var result: [String: [[SQLValue]]] = [:]
-        for row in try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+        for row in try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        {
             guard let table = row[0].string else { continue }
             result[table] = try database.rows("SELECT * FROM \"\(table)\" ORDER BY 1, 2")
         }
@@ -196,12 +228,17 @@ final class FaultDatabaseTests: CLITestCase {
         }
         let run = try ChildProcess.run("/usr/bin/env", ["chattr", "+i", path])
         guard run.status == 0 else {
-            throw XCTSkip("running as root, and `chattr +i` is not available here (\(run.err.trimmingCharacters(in: .whitespacesAndNewlines))): "
-                + "root ignores file permissions, so a read-only database cannot be made")
+            throw XCTSkip(
+                "running as root, and `chattr +i` is not available here (\(run.err.trimmingCharacters(in: .whitespacesAndNewlines))): "
+                    + "root ignores file permissions, so a read-only database cannot be made")
         }
     }
 
     private func makeWritable(_ path: String) {
-        if geteuid() != 0 { chmod(path, 0o644) } else { _ = try? ChildProcess.run("/usr/bin/env", ["chattr", "-i", path]) }
+        if geteuid() != 0 {
+            chmod(path, 0o644)
+        } else {
+            _ = try? ChildProcess.run("/usr/bin/env", ["chattr", "-i", path])
+        }
     }
 }

@@ -22,8 +22,9 @@ final class FaultOutputTests: CLITestCase {
     }
 
     private func fleet(_ formats: [String], to output: String, asOf: String = asOf) throws -> ChildProcess.Result {
-        try ChildProcess.run(ChildProcess.reportBinary(),
-                             ["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "-o", output] + formats)
+        try ChildProcess.run(
+            ChildProcess.reportBinary(),
+            ["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "-o", output] + formats)
     }
 
     func testReportsToAFullOutputFolderLeaveNoPartialFiles() throws {
@@ -45,21 +46,29 @@ final class FaultOutputTests: CLITestCase {
             XCTAssertTrue(line.hasSuffix(suffix), line)
             XCTAssertFalse(line.contains("/.fleet-salon2016"), "the message names the file, not its temporary: \(line)")
             if formats == ["--xlsx"] {
-                XCTAssertEqual(line, "report fleet: cannot write \(disk.path)/fleet-salon2016.xlsx (write the workbook)" + suffix)
+                XCTAssertEqual(
+                    line, "report fleet: cannot write \(disk.path)/fleet-salon2016.xlsx (write the workbook)" + suffix)
             }
-            XCTAssertEqual(try contents(of: disk.url), withFiller, "\(formats): the earlier files are intact and no temporary file is left")
+            XCTAssertEqual(
+                try contents(of: disk.url), withFiller,
+                "\(formats): the earlier files are intact and no temporary file is left")
         }
     }
 
     func testAMissingOrNonFolderOutput() throws {
         let missing = path("missing")
-        let run = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", Self.asOf, "--csv", "-o", missing])
+        let run = report([
+            "fleet", "--db", databasePath, "--event", "salon2016", "--as-of", Self.asOf, "--csv", "-o", missing,
+        ])
         XCTAssertEqual(run.code, .failure)
-        XCTAssertEqual(run.errLines, ["report fleet: \(missing): no such output folder; create it or give another -o DIR"])
+        XCTAssertEqual(
+            run.errLines, ["report fleet: \(missing): no such output folder; create it or give another -o DIR"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
 
         let file = try write("a-file", "not a folder")
-        let notAFolder = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", Self.asOf, "--md", "-o", file])
+        let notAFolder = report([
+            "fleet", "--db", databasePath, "--event", "salon2016", "--as-of", Self.asOf, "--md", "-o", file,
+        ])
         XCTAssertEqual(notAFolder.code, .failure)
         XCTAssertEqual(notAFolder.errLines, ["report fleet: \(file): not a folder; give -o DIR"])
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "not a folder")
@@ -68,9 +77,10 @@ final class FaultOutputTests: CLITestCase {
         let workingFolder = directory.appendingPathComponent("work")
         try FileManager.default.createDirectory(at: workingFolder, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: workingFolder.appendingPathComponent("Reports"))
-        let child = try ChildProcess.run(ChildProcess.reportBinary(),
-                                         ["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", Self.asOf, "--xlsx"],
-                                         workingDirectory: workingFolder.path)
+        let child = try ChildProcess.run(
+            ChildProcess.reportBinary(),
+            ["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", Self.asOf, "--xlsx"],
+            workingDirectory: workingFolder.path)
         XCTAssertEqual(child.status, 1, child.err)
         XCTAssertEqual(child.errLines, ["report fleet: Reports: not a folder; give -o DIR"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: workingFolder.path), ["Reports"])
@@ -79,14 +89,19 @@ final class FaultOutputTests: CLITestCase {
     func testAReadOnlyOutputFolder() throws {
         let disk = try ScratchMount(in: directory, kilobytes: 1024)
         try disk.remountReadOnly()
-        for (formats, file) in [(["--csv"], "fleet-salon2016"), (["--md"], "fleet-salon2016-daily-utilization.svg"), (["--xlsx"], "fleet-salon2016.xlsx")] {
+        for (formats, file) in [
+            (["--csv"], "fleet-salon2016"), (["--md"], "fleet-salon2016-daily-utilization.svg"),
+            (["--xlsx"], "fleet-salon2016.xlsx"),
+        ] {
             let run = try fleet(formats, to: disk.path)
             XCTAssertEqual(run.status, 1, run.err)
             XCTAssertEqual(run.errLines.count, 1, run.err)
             let line = run.errLines.first ?? ""
             XCTAssertTrue(line.hasPrefix("report fleet: "), line)
             XCTAssertTrue(line.contains("\(disk.path)/\(file)") || line.contains("output folder \(disk.path)"), line)
-            XCTAssertTrue(line.contains("permission denied or read-only file system") && line.contains("choose a writable folder with -o"), line)
+            XCTAssertTrue(
+                line.contains("permission denied or read-only file system")
+                    && line.contains("choose a writable folder with -o"), line)
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: disk.path), [])
     }
@@ -99,7 +114,8 @@ final class FaultOutputTests: CLITestCase {
             var isDirectory: ObjCBool = false
             let full = root.appendingPathComponent(relative).path
             _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
-            result[relative + (isDirectory.boolValue ? "/" : "")] = isDirectory.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: full))
+            result[relative + (isDirectory.boolValue ? "/" : "")] =
+                isDirectory.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: full))
         }
         return result
     }

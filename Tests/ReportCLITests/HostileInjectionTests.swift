@@ -39,13 +39,18 @@ final class HostileInjectionTests: CLITestCase {
 
         // The same ids on the command line, and a report for each: nothing but a report runs.
         for user in [Self.sqlId, "' OR '1'='1", "../../etc/passwd"] {
-            let habits = report(["habits", "--db", databasePath, "--date", "2026-11-28", "--user", user,
-                                 "--as-of", "2026-11-29T06:00:00+01:00", "--csv", "-o", directory.path, "-q"])
+            let habits = report([
+                "habits", "--db", databasePath, "--date", "2026-11-28", "--user", user,
+                "--as-of", "2026-11-29T06:00:00+01:00", "--csv", "-o", directory.path, "-q",
+            ])
             XCTAssertEqual(habits.code, .success, habits.err)
-            let daily = try String(contentsOf: directory.appendingPathComponent("habits-2026-11-28/daily.csv"), encoding: .utf8)
+            let daily = try String(
+                contentsOf: directory.appendingPathComponent("habits-2026-11-28/daily.csv"), encoding: .utf8)
             XCTAssertEqual(CSV.parse(daily).dropFirst().map { $0.first }, [user], "only the user asked for, verbatim")
         }
-        let unknown = report(["habits", "--db", databasePath, "--date", "2026-11-28", "--user", "nobody'; DELETE FROM tasks; --"])
+        let unknown = report([
+            "habits", "--db", databasePath, "--date", "2026-11-28", "--user", "nobody'; DELETE FROM tasks; --",
+        ])
         XCTAssertEqual(unknown.code, .failure)
         XCTAssertEqual(unknown.errLines.count, 1, unknown.err)
         XCTAssertTrue(unknown.err.contains("nobody'; DELETE FROM tasks; --"), unknown.err)
@@ -63,35 +68,48 @@ final class HostileInjectionTests: CLITestCase {
         let output = directory.appendingPathComponent("a/b/out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let before = try listing(directory).filter { !$0.hasPrefix("a/b/out/") }
-        let run = report(["fleet", "--db", databasePath, "--event", "../../evil", "--as-of", "2016-10-03T00:00:00Z",
-                          "--xlsx", "--csv", "--md", "-o", output.path])
+        let run = report([
+            "fleet", "--db", databasePath, "--event", "../../evil", "--as-of", "2016-10-03T00:00:00Z",
+            "--xlsx", "--csv", "--md", "-o", output.path,
+        ])
         XCTAssertEqual(run.code, .success, run.err)
         let after = try listing(directory)
-        XCTAssertEqual(after.filter { !$0.hasPrefix("a/b/out/") && !$0.hasPrefix("report.sqlite") },
-                       before.filter { !$0.hasPrefix("report.sqlite") }, "nothing outside the output folder changed")
-        XCTAssertEqual(try listing(output), [
-            "fleet-.._.._evil-daily-utilization.png", "fleet-.._.._evil-daily-utilization.svg",
-            "fleet-.._.._evil-damage-by-type.png", "fleet-.._.._evil-damage-by-type.svg",
-            "fleet-.._.._evil-heatmap.png", "fleet-.._.._evil-heatmap.svg",
-            "fleet-.._.._evil.md", "fleet-.._.._evil.xlsx", "fleet-.._.._evil/",
-            "fleet-.._.._evil/daily.csv", "fleet-.._.._evil/damage.csv", "fleet-.._.._evil/drivers.csv",
-            "fleet-.._.._evil/loans.csv", "fleet-.._.._evil/quality.csv", "fleet-.._.._evil/summary.csv",
-            "fleet-.._.._evil/vehicles.csv",
-        ])
+        XCTAssertEqual(
+            after.filter { !$0.hasPrefix("a/b/out/") && !$0.hasPrefix("report.sqlite") },
+            before.filter { !$0.hasPrefix("report.sqlite") }, "nothing outside the output folder changed")
+        XCTAssertEqual(
+            try listing(output),
+            [
+                "fleet-.._.._evil-daily-utilization.png", "fleet-.._.._evil-daily-utilization.svg",
+                "fleet-.._.._evil-damage-by-type.png", "fleet-.._.._evil-damage-by-type.svg",
+                "fleet-.._.._evil-heatmap.png", "fleet-.._.._evil-heatmap.svg",
+                "fleet-.._.._evil.md", "fleet-.._.._evil.xlsx", "fleet-.._.._evil/",
+                "fleet-.._.._evil/daily.csv", "fleet-.._.._evil/damage.csv", "fleet-.._.._evil/drivers.csv",
+                "fleet-.._.._evil/loans.csv", "fleet-.._.._evil/quality.csv", "fleet-.._.._evil/summary.csv",
+                "fleet-.._.._evil/vehicles.csv",
+            ])
 
         // 10,000 characters: cut, with a hash of the whole id so that distinct ids stay distinct.
         let long = String(repeating: "../", count: 3_000) + String(repeating: "x", count: 1_000)
         try importHostileFleet(eventId: long, file: "events-long.json")
-        let longRun = report(["fleet", "--db", databasePath, "--event", long, "--as-of", "2016-10-03T00:00:00Z",
-                              "--csv", "--md", "-o", output.path, "-q"])
+        let longRun = report([
+            "fleet", "--db", databasePath, "--event", long, "--as-of", "2016-10-03T00:00:00Z",
+            "--csv", "--md", "-o", output.path, "-q",
+        ])
         XCTAssertEqual(longRun.code, .success, longRun.err)
         let stem = OutputFiles.sanitizeFileName("fleet-" + long)
         XCTAssertLessThanOrEqual(stem.utf8.count, OutputFiles.maximumNameBytes)
         XCTAssertTrue(stem.hasSuffix("-" + OutputFiles.hexHash("fleet-" + long)), stem)
         XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent(stem + "/loans.csv").path))
-        XCTAssertTrue(try listing(output).allSatisfy { $0.split(separator: "/").allSatisfy { $0.utf8.count <= OutputFiles.maximumNameBytes } })
-        XCTAssertEqual(try listing(directory).filter { !$0.hasPrefix("a/b/out/") && !$0.hasPrefix("report.sqlite") && !$0.hasSuffix(".json") },
-                       before.filter { !$0.hasPrefix("report.sqlite") && !$0.hasSuffix(".json") })
+        XCTAssertTrue(
+            try listing(output).allSatisfy {
+                $0.split(separator: "/").allSatisfy { $0.utf8.count <= OutputFiles.maximumNameBytes }
+            })
+        XCTAssertEqual(
+            try listing(directory).filter {
+                !$0.hasPrefix("a/b/out/") && !$0.hasPrefix("report.sqlite") && !$0.hasSuffix(".json")
+            },
+            before.filter { !$0.hasPrefix("report.sqlite") && !$0.hasSuffix(".json") })
     }
 
     func testCSVCellsThatLookLikeFormulasAreNeutralized() throws {
@@ -106,8 +124,11 @@ final class HostileInjectionTests: CLITestCase {
         let loans = try table(folder.appendingPathComponent("loans.csv"))
         XCTAssertEqual(Set(loans.compactMap { $0["assignment_id"] }), ["a\u{FFFD}b;\"'", Self.sqlId, "'\tTAB"])
         // Every text cell that a spreadsheet would run starts with the quote; numbers stay numbers.
-        for (name, textColumns) in [("vehicles.csv", ["plate", "brand", "model", "group"]), ("loans.csv", ["assignment_id", "plate", "group", "driver"]),
-                                    ("drivers.csv", ["driver_id", "driver", "company"])] {
+        for (name, textColumns) in [
+            ("vehicles.csv", ["plate", "brand", "model", "group"]),
+            ("loans.csv", ["assignment_id", "plate", "group", "driver"]),
+            ("drivers.csv", ["driver_id", "driver", "company"]),
+        ] {
             for row in try table(folder.appendingPathComponent(name)) {
                 for column in textColumns {
                     guard let cell = row[column], let first = cell.first else { continue }
@@ -123,9 +144,13 @@ final class HostileInjectionTests: CLITestCase {
 
     func testMarkdownEscapesPipesLineBreaksAndMarkup() throws {
         let folder = try writeHostileFleetReport()
-        let markdown = try String(contentsOf: folder.deletingLastPathComponent().appendingPathComponent(folder.lastPathComponent + ".md"), encoding: .utf8)
+        let markdown = try String(
+            contentsOf: folder.deletingLastPathComponent().appendingPathComponent(folder.lastPathComponent + ".md"),
+            encoding: .utf8)
         XCTAssertFalse(markdown.utf8.contains(0))
-        XCTAssertFalse(markdown.contains("<script>") || markdown.contains("<tag>") || markdown.contains("<svg"), "no raw HTML from the data")
+        XCTAssertFalse(
+            markdown.contains("<script>") || markdown.contains("<tag>") || markdown.contains("<svg"),
+            "no raw HTML from the data")
         XCTAssertTrue(markdown.contains(#"| @SUM(A1)\|pipe<br>newline &lt;tag> | -2+3 |"#), markdown)
         XCTAssertTrue(markdown.contains(#"=HYPERLINK("http://x")\|&lt;script>&'""#), markdown)
         // A NUL in an id shows as U+FFFD (the loans table, latest first, shows the never-out ones).
@@ -159,21 +184,31 @@ final class HostileInjectionTests: CLITestCase {
     /// chart categories and titles are hostile text is rendered too, through the same writer.
     func testSVGTextIsEscaped() throws {
         let folder = try writeHostileFleetReport()
-        let pictures = try FileManager.default.contentsOfDirectory(atPath: folder.deletingLastPathComponent().path).filter { $0.hasSuffix(".svg") }
+        let pictures = try FileManager.default.contentsOfDirectory(atPath: folder.deletingLastPathComponent().path)
+            .filter { $0.hasSuffix(".svg") }
         XCTAssertEqual(pictures.count, 3)
         for picture in pictures {
-            let parsed = try SVGText.parse(Data(contentsOf: folder.deletingLastPathComponent().appendingPathComponent(picture)))
+            let parsed = try SVGText.parse(
+                Data(contentsOf: folder.deletingLastPathComponent().appendingPathComponent(picture)))
             XCTAssertEqual(parsed.elements.first, "svg", picture)
         }
 
-        let hostile = ["</text><script>alert(1)</script>", "a & b \"q\" 'r'", "nul\u{0}here", "]]><!--", "\u{FFFF}x\u{1B}[31m"]
+        let hostile = [
+            "</text><script>alert(1)</script>", "a & b \"q\" 'r'", "nul\u{0}here", "]]><!--", "\u{FFFF}x\u{1B}[31m",
+        ]
         let rows = hostile.enumerated().map { [Value.text($0.element), .integer(Int64($0.offset + 1))] }
         let table = Table(name: "things", columns: [Column("label"), Column("count", .integer)], rows: rows)
-        let sample = Report(kind: "hostile", title: "<b>Title</b> & co", scope: "s", asOf: Timestamp(microseconds: 0),
-                            tables: [table], charts: [
-                                Chart(.column, title: "Columns <x>", table: "things", category: "label", series: ["count"], fileStem: "columns"),
-                                Chart(.pie, title: "Pie & \"slices\"", table: "things", category: "label", series: ["count"], fileStem: "pie"),
-                            ])
+        let sample = Report(
+            kind: "hostile", title: "<b>Title</b> & co", scope: "s", asOf: Timestamp(microseconds: 0),
+            tables: [table],
+            charts: [
+                Chart(
+                    .column, title: "Columns <x>", table: "things", category: "label", series: ["count"],
+                    fileStem: "columns"),
+                Chart(
+                    .pie, title: "Pie & \"slices\"", table: "things", category: "label", series: ["count"],
+                    fileStem: "pie"),
+            ])
         let written = try MarkdownWriter().write(sample, to: directory)
         let svgs = written.filter { $0.pathExtension == "svg" }
         XCTAssertEqual(svgs.count, 2)
@@ -184,7 +219,8 @@ final class HostileInjectionTests: CLITestCase {
             let text = parsed.text.joined(separator: "\n")
             // Long labels are cut with an ellipsis; what is shown is the text itself.
             XCTAssertTrue(text.contains("</text><script>…"), text)
-            XCTAssertTrue(text.contains("\u{FFFD}x\u{FFFD}[31m"), "controls and U+FFFF, which XML forbids, are replaced")
+            XCTAssertTrue(
+                text.contains("\u{FFFD}x\u{FFFD}[31m"), "controls and U+FFFF, which XML forbids, are replaced")
             XCTAssertTrue(text.contains("a & b \"q\" 'r'"), text)
             XCTAssertTrue(text.contains("nul\u{FFFD}here"), text)
         }
@@ -199,10 +235,18 @@ final class HostileInjectionTests: CLITestCase {
         }
         let event = Self.json(eventId)
         let suffix = file == "events.json" ? "" : "-" + String(file.dropFirst("events-".count).dropLast(".json".count))
-        try write("in/\(file)", #"[{"id": \#(event), "name": "Evil <b>&\"'</b> | x\ny", "starts_on": "2016-10-01", "ends_on": "2016-10-02", "opens_at": "10:00", "closes_at": "20:00"}]"#)
-        try write("in/groups\(suffix).json", #"[{"id": "g1\#(suffix)", "event_id": \#(event), "name": "=HYPERLINK(\"http://x\")|<script>&'\""}, {"id": "g2\#(suffix)", "event_id": \#(event), "name": "+1\r\n-2"}]"#)
+        try write(
+            "in/\(file)",
+            #"[{"id": \#(event), "name": "Evil <b>&\"'</b> | x\ny", "starts_on": "2016-10-01", "ends_on": "2016-10-02", "opens_at": "10:00", "closes_at": "20:00"}]"#
+        )
+        try write(
+            "in/groups\(suffix).json",
+            #"[{"id": "g1\#(suffix)", "event_id": \#(event), "name": "=HYPERLINK(\"http://x\")|<script>&'\""}, {"id": "g2\#(suffix)", "event_id": \#(event), "name": "+1\r\n-2"}]"#
+        )
         try write("in/drivers.json", #"[{"id": "d1", "name": "@SUM(A1)|pipe\nnewline <tag>", "company": "-2+3"}]"#)
-        try write("in/assignments\(suffix).json", """
+        try write(
+            "in/assignments\(suffix).json",
+            """
             [{"id": \(Self.json(Self.sqlId + suffix)), "event_id": \(event), "group_id": "g1\(suffix)", "driver_id": "d1", "brand_name": "=cmd|' /C calc'!A0", "model_name": "<svg onload=alert(1)>", "license_plate_number": "../../AB-123", "planned_time_out": "2016-10-01T10:00:00+02:00", "planned_time_in": "2016-10-01T12:00:00+02:00", "check_out_record": \(record("r1\(suffix)", "2016-10-01T10:05:00+02:00", impacts: "[]")), "check_in_record": \(record("r2\(suffix)", "2016-10-01T12:30:00+02:00", impacts: #"[{"type": "scratch", "x": 10, "y": 10}]"#))},
              {"id": "a\\u0000b;\\"'\(suffix)", "event_id": \(event), "group_id": "g2\(suffix)", "brand_name": "B", "license_plate_number": "=1+1", "planned_time_out": "2016-10-01T13:00:00+02:00", "planned_time_in": "2016-10-01T14:00:00+02:00"},
              {"id": "\\tTAB\(suffix)", "event_id": \(event), "brand_name": "B", "license_plate_number": "=1+1", "planned_time_out": "2016-10-01T15:00:00+02:00", "planned_time_in": "2016-10-01T16:00:00+02:00"}]
@@ -216,18 +260,22 @@ final class HostileInjectionTests: CLITestCase {
         try importHostileFleet(eventId: "../../evil")
         let output = directory.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let run = report(["fleet", "--db", databasePath, "--event", "../../evil", "--as-of", "2016-10-03T00:00:00Z",
-                          "--xlsx", "--csv", "--md", "-o", output.path, "-q"])
+        let run = report([
+            "fleet", "--db", databasePath, "--event", "../../evil", "--as-of", "2016-10-03T00:00:00Z",
+            "--xlsx", "--csv", "--md", "-o", output.path, "-q",
+        ])
         XCTAssertEqual(run.code, .success, run.err)
         return output.appendingPathComponent("fleet-.._.._evil")
     }
 
     private func assertEveryTableExists(file: StaticString = #filePath, line: UInt = #line) throws {
-        let tables = Set(try database().rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string })
+        let tables = Set(
+            try database().rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string })
         for kind in registeredModules.flatMap(\.kinds) {
             XCTAssertTrue(tables.contains(kind.name), "table \(kind.name) is gone", file: file, line: line)
         }
-        XCTAssertTrue(tables.isSuperset(of: ["import_log", "import_rejects", "schema_migrations"]), file: file, line: line)
+        XCTAssertTrue(
+            tables.isSuperset(of: ["import_log", "import_rejects", "schema_migrations"]), file: file, line: line)
     }
 
     /// Every file and folder below `root`, relative, folders with a trailing `/`, sorted.
@@ -238,7 +286,8 @@ final class HostileInjectionTests: CLITestCase {
             for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
                 let child = relative.isEmpty ? name : relative + "/" + name
                 var isDirectory: ObjCBool = false
-                _ = FileManager.default.fileExists(atPath: root.appendingPathComponent(child).path, isDirectory: &isDirectory)
+                _ = FileManager.default.fileExists(
+                    atPath: root.appendingPathComponent(child).path, isDirectory: &isDirectory)
                 result.append(isDirectory.boolValue ? child + "/" : child)
                 if isDirectory.boolValue { try walk(child) }
             }
@@ -288,7 +337,11 @@ enum CSV {
         while let scalar = characters.popFirst() {
             if inQuotes {
                 if scalar == "\"" {
-                    if characters.first == "\"" { field.unicodeScalars.append("\""); characters.removeFirst() } else { inQuotes = false }
+                    if characters.first == "\"" {
+                        field.unicodeScalars.append("\""); characters.removeFirst()
+                    } else {
+                        inQuotes = false
+                    }
                 } else {
                     field.unicodeScalars.append(scalar)
                 }
@@ -320,13 +373,19 @@ final class SVGText: NSObject, XMLParserDelegate {
         let parser = XMLParser(data: data)
         parser.delegate = recorder
         guard parser.parse() else {
-            throw NSError(domain: "SVGText", code: 1, userInfo: [NSLocalizedDescriptionKey: "not well-formed XML: \(parser.parserError.map { "\($0)" } ?? "?")"])
+            throw NSError(
+                domain: "SVGText", code: 1,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "not well-formed XML: \(parser.parserError.map { "\($0)" } ?? "?")"
+                ])
         }
         return recorder
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         elements.append(elementName)
         current = ""
     }

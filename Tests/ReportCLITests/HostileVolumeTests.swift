@@ -24,21 +24,31 @@ final class HostileVolumeTests: CLITestCase {
         let array = try writeInChunks("tasks.json", head: head, repeating: "a", megabytes: 100, tail: #""}]"#)
         let run = try ChildProcess.run(binary, ["import", "--db", databasePath, array])
         XCTAssertEqual(run.status, 1, run.err)
-        XCTAssertEqual(run.errLines, ["\(array): malformed JSON: string longer than 16777216 bytes at byte \(head.utf8.count - 1); nothing of this file was stored"])
+        XCTAssertEqual(
+            run.errLines,
+            [
+                "\(array): malformed JSON: string longer than 16777216 bytes at byte \(head.utf8.count - 1); nothing of this file was stored"
+            ])
         XCTAssertLessThan(run.peakMegabytes, Self.memoryCeilingMegabytes)
         XCTAssertEqual(try snapshot(), before)
 
         // In JSON Lines the long line is one rejected record, skipped without being kept.
         let first = HostileInputTests.task("t0") + "\n"
         let lineHead = first + #"{"id": "t1", "libelle": ""#
-        let lines = try writeInChunks("tasks.jsonl", head: lineHead, repeating: "b", megabytes: 100,
-                                      tail: "\"}\n" + HostileInputTests.task("t2") + "\n")
+        let lines = try writeInChunks(
+            "tasks.jsonl", head: lineHead, repeating: "b", megabytes: 100,
+            tail: "\"}\n" + HostileInputTests.task("t2") + "\n")
         let jsonLines = try ChildProcess.run(binary, ["import", "--db", databasePath, lines])
         XCTAssertEqual(jsonLines.status, 3, jsonLines.err)
-        XCTAssertEqual(jsonLines.errLines, ["\(lines) record 2 (line 2): field (record): invalid JSON: string longer than 16777216 bytes at byte \(lineHead.utf8.count - 1)"])
+        XCTAssertEqual(
+            jsonLines.errLines,
+            [
+                "\(lines) record 2 (line 2): field (record): invalid JSON: string longer than 16777216 bytes at byte \(lineHead.utf8.count - 1)"
+            ])
         XCTAssertLessThan(jsonLines.peakMegabytes, Self.memoryCeilingMegabytes)
         XCTAssertEqual(try database().rows("SELECT id FROM tasks ORDER BY id"), [["t0"], ["t2"]])
-        XCTAssertEqual(try database().rows("SELECT position, line, field, value FROM import_rejects"), [[2, 2, "(record)", ""]])
+        XCTAssertEqual(
+            try database().rows("SELECT position, line, field, value FROM import_rejects"), [[2, 2, "(record)", ""]])
     }
 
     func testFiftyMegabytesImportWithFlatMemory() throws {
@@ -62,19 +72,24 @@ final class HostileVolumeTests: CLITestCase {
         let run = try ChildProcess.run(binary, ["import", "--db", databasePath, file])
         XCTAssertEqual(run.status, 0, run.err)
         XCTAssertEqual(run.err, "")
-        XCTAssertEqual(run.outLines.first, "imported \(file) (tasks): \(records) records, \(records) accepted, 0 rejected")
+        XCTAssertEqual(
+            run.outLines.first, "imported \(file) (tasks): \(records) records, \(records) accepted, 0 rejected")
         XCTAssertLessThan(run.peakMegabytes, Self.memoryCeilingMegabytes, "peak memory of a \(megabytes) MB import")
         XCTAssertEqual(try count("tasks"), Int64(records))
-        XCTAssertEqual(try database().rows("SELECT records, accepted, rejected FROM import_log"), [
-            [.integer(Int64(records)), .integer(Int64(records)), 0],
-        ])
+        XCTAssertEqual(
+            try database().rows("SELECT records, accepted, rejected FROM import_log"),
+            [
+                [.integer(Int64(records)), .integer(Int64(records)), 0]
+            ])
         try FileManager.default.removeItem(atPath: file)
     }
 
     // MARK: - Writing big files with a small footprint
 
     /// `head`, then `megabytes` MB of `repeating`, then `tail`, written 1 MB at a time.
-    private func writeInChunks(_ name: String, head: String, repeating: Character, megabytes: Int, tail: String) throws -> String {
+    private func writeInChunks(
+        _ name: String, head: String, repeating: Character, megabytes: Int, tail: String
+    ) throws -> String {
         let url = directory.appendingPathComponent(name)
         try Data(head.utf8).write(to: url)
         let handle = try FileHandle(forWritingTo: url)
@@ -90,11 +105,15 @@ final class HostileVolumeTests: CLITestCase {
     /// are written, 1 MB at a time; returns how many.
     static func writeTasks(to path: String, bytes: Int, idPrefix: String = "") throws -> Int {
         guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else { throw POSIXError(.EIO) }
+            let handle = FileHandle(forWritingAtPath: path)
+        else { throw POSIXError(.EIO) }
         defer { try? handle.close() }
         let before = Array(#"{"id": "\#(idPrefix)t"#.utf8)
         let middle = Array(#"", "userId": "u"#.utf8)
-        let after = Array(#"", "date": "2026-11-28", "libelle": "Courir dans le parc", "state": "terminee", "completedAt": "2026-11-28T07:30:00+01:00"}"#.utf8) + [0x0A]
+        let after =
+            Array(
+                #"", "date": "2026-11-28", "libelle": "Courir dans le parc", "state": "terminee", "completedAt": "2026-11-28T07:30:00+01:00"}"#
+                    .utf8) + [0x0A]
         var buffer: [UInt8] = []
         buffer.reserveCapacity((1 << 20) + 256)
         var written = 0

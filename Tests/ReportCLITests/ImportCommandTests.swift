@@ -22,23 +22,35 @@ final class ImportCommandTests: CLITestCase {
 
     func testImportsEveryLayoutAndReportsCounts() throws {
         try write("in/tasks.json", Self.tasks)
-        try write("in/users.json", #"{"exported_at": "2026-11-29T01:00:00Z", "users": [{"id": "u1", "timezone": "America/New_York"}, {"id": "u2"}], "count": 2}"#)
-        try write("in/logins.jsonl", "{\"userId\": \"u1\", \"at\": \"2026-11-28T08:00:00+01:00\"}\r\n\r\n{\"userId\": \"u2\", \"at\": \"2026-11-28T09:00:00Z\"}\n")
+        try write(
+            "in/users.json",
+            #"{"exported_at": "2026-11-29T01:00:00Z", "users": [{"id": "u1", "timezone": "America/New_York"}, {"id": "u2"}], "count": 2}"#
+        )
+        try write(
+            "in/logins.jsonl",
+            "{\"userId\": \"u1\", \"at\": \"2026-11-28T08:00:00+01:00\"}\r\n\r\n{\"userId\": \"u2\", \"at\": \"2026-11-28T09:00:00Z\"}\n"
+        )
         try write("in/notes.txt", "not an export: ignored inside a folder")
         let run = report(["import", "--db", databasePath, path("in")])
         XCTAssertEqual(run.code, .success, run.err)
         XCTAssertEqual(run.err, "")
-        XCTAssertEqual(Array(run.outLines.prefix(3)), [
-            "imported \(path("in"))/logins.jsonl (logins): 2 records, 2 accepted, 0 rejected",
-            "imported \(path("in"))/tasks.json (tasks): 3 records, 3 accepted, 0 rejected",
-            #"imported \#(path("in"))/users.json (users): 2 records, 2 accepted, 0 rejected (records from member "users")"#,
-        ])
-        XCTAssertTrue(run.outLines.last?.hasPrefix("import: 3 files (3 imported, 0 skipped, 0 failed), 7 records, 7 accepted, 0 rejected in ") ?? false, run.out)
+        XCTAssertEqual(
+            Array(run.outLines.prefix(3)),
+            [
+                "imported \(path("in"))/logins.jsonl (logins): 2 records, 2 accepted, 0 rejected",
+                "imported \(path("in"))/tasks.json (tasks): 3 records, 3 accepted, 0 rejected",
+                #"imported \#(path("in"))/users.json (users): 2 records, 2 accepted, 0 rejected (records from member "users")"#,
+            ])
+        XCTAssertTrue(
+            run.outLines.last?.hasPrefix(
+                "import: 3 files (3 imported, 0 skipped, 0 failed), 7 records, 7 accepted, 0 rejected in ") ?? false,
+            run.out)
         XCTAssertEqual(try count("tasks"), 3)
         XCTAssertEqual(try count("users"), 2)
         XCTAssertEqual(try count("logins"), 2)
         XCTAssertEqual(try database().rows("SELECT id FROM tasks ORDER BY id"), [["3"], ["t1"], ["t2"]])
-        XCTAssertEqual(try database().rows("SELECT file, kind, records, accepted, rejected FROM import_log ORDER BY id").count, 3)
+        XCTAssertEqual(
+            try database().rows("SELECT file, kind, records, accepted, rejected FROM import_log ORDER BY id").count, 3)
     }
 
     /// A folder with no export file: exit 1 and one line, not "0 files" and success; nothing is
@@ -51,7 +63,10 @@ final class ImportCommandTests: CLITestCase {
         for arguments in [[path("empty")], [path("in/tasks.json"), path("empty")]] {
             let run = report(["import", "--db", databasePath, "--force"] + arguments)
             XCTAssertEqual(run.code, .failure, run.err)
-            XCTAssertEqual(run.errLines, ["report import: no export files under \(path("empty")) (looked for *.json, *.jsonl, *.ndjson and .gz)"])
+            XCTAssertEqual(
+                run.errLines,
+                ["report import: no export files under \(path("empty")) (looked for *.json, *.jsonl, *.ndjson and .gz)"]
+            )
             XCTAssertEqual(run.out, "")
         }
         XCTAssertEqual(try count("tasks"), 3)
@@ -66,53 +81,69 @@ final class ImportCommandTests: CLITestCase {
         let before = try snapshot()
         let again = report(["import", "--db", databasePath, file])
         XCTAssertEqual(again.code, .success)
-        XCTAssertTrue(again.out.contains("skipped  \(file) (tasks): same content (SHA-256) as \(file) imported "), again.out)
+        XCTAssertTrue(
+            again.out.contains("skipped  \(file) (tasks): same content (SHA-256) as \(file) imported "), again.out)
         XCTAssertTrue(again.out.contains("use --force to import it again"))
         XCTAssertEqual(try snapshot(), before)
         // The same records under another name (an overlapping export) and --force: upserts, no duplicates.
         try write("tasks-copy.json", Self.tasks)
-        XCTAssertEqual(report(["import", "--db", databasePath, "--force", file, path("tasks-copy.json")]).code, .success)
+        XCTAssertEqual(
+            report(["import", "--db", databasePath, "--force", file, path("tasks-copy.json")]).code, .success)
         XCTAssertEqual(try count("tasks"), 3)
         XCTAssertEqual(try count("import_log"), 3)
     }
 
     func testARejectedRecordIsReportedKeptAndTheOthersStored() throws {
-        let file = try write("tasks.json", """
+        let file = try write(
+            "tasks.json",
+            """
             [{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "A", "state": "terminee"},
              {"id": 1042, "userId": "u1", "date": "2016-13-42", "libelle": "B", "state": "terminee"},
              {"id": "t3", "userId": "u1", "date": "2026-11-28", "libelle": "C", "state": "fini"}]
             """)
         let run = report(["import", "--db", databasePath, file])
         XCTAssertEqual(run.code, .rejected)
-        XCTAssertEqual(run.errLines, [
-            "\(file) record 2 (id 1042): field date: invalid date (YYYY-MM-DD) \"2016-13-42\"",
-            "\(file) record 3 (id t3): field state: must be one of a_faire, en_cours, terminee \"fini\"",
-        ])
+        XCTAssertEqual(
+            run.errLines,
+            [
+                "\(file) record 2 (id 1042): field date: invalid date (YYYY-MM-DD) \"2016-13-42\"",
+                "\(file) record 3 (id t3): field state: must be one of a_faire, en_cours, terminee \"fini\"",
+            ])
         XCTAssertEqual(try database().rows("SELECT id FROM tasks"), [["t1"]])
-        XCTAssertEqual(try database().rows("SELECT position, record_id, field, value, rule FROM import_rejects ORDER BY position"), [
-            [2, "1042", "date", "\"2016-13-42\"", "invalid date (YYYY-MM-DD)"],
-            [3, "t3", "state", "\"fini\"", "must be one of a_faire, en_cours, terminee"],
-        ])
+        XCTAssertEqual(
+            try database().rows("SELECT position, record_id, field, value, rule FROM import_rejects ORDER BY position"),
+            [
+                [2, "1042", "date", "\"2016-13-42\"", "invalid date (YYYY-MM-DD)"],
+                [3, "t3", "state", "\"fini\"", "must be one of a_faire, en_cours, terminee"],
+            ])
         XCTAssertEqual(try database().rows("SELECT records, accepted, rejected FROM import_log"), [[3, 1, 2]])
     }
 
     func testARejectedRecordNeverReplacesAValidOne() throws {
-        let first = try write("tasks.json", #"[{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "Bon", "state": "terminee"}]"#)
+        let first = try write(
+            "tasks.json",
+            #"[{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "Bon", "state": "terminee"}]"#)
         XCTAssertEqual(report(["import", "--db", databasePath, first]).code, .success)
-        let second = try write("tasks-2.json", #"[{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "Mauvais", "state": "nope"}]"#)
+        let second = try write(
+            "tasks-2.json",
+            #"[{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "Mauvais", "state": "nope"}]"#)
         XCTAssertEqual(report(["import", "--db", databasePath, second]).code, .rejected)
         XCTAssertEqual(try database().rows("SELECT libelle, state FROM tasks"), [["Bon", "terminee"]])
     }
 
     func testStrictStoresNothingOfAFileWithARejectedRecord() throws {
         let good = try write("a/users.json", #"[{"id": "u1"}]"#)
-        let bad = try write("b/tasks.json", """
+        let bad = try write(
+            "b/tasks.json",
+            """
             [{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "A", "state": "terminee"},
              {"id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "B", "state": "terminee", "libelle": "again"}]
             """)
         let run = report(["import", "--db", databasePath, "--strict", good, bad])
         XCTAssertEqual(run.code, .failure)
-        XCTAssertEqual(run.errLines, ["\(bad): record 2 (id t2): field libelle: repeated field; --strict: nothing of this file was stored"])
+        XCTAssertEqual(
+            run.errLines,
+            ["\(bad): record 2 (id t2): field libelle: repeated field; --strict: nothing of this file was stored"])
         XCTAssertEqual(try count("tasks"), 0)
         XCTAssertEqual(try count("users"), 1, "the other file of the run still imports")
         XCTAssertEqual(try database().rows("SELECT kind FROM import_log"), [["users"]])
@@ -130,14 +161,19 @@ final class ImportCommandTests: CLITestCase {
         let moreUsers = try write("users-2.json", #"[{"id": "u3"}]"#)
         let run = report(["import", "--db", databasePath, truncated, moreUsers])
         XCTAssertEqual(run.code, .failure)
-        XCTAssertEqual(run.errLines, ["\(truncated): malformed JSON: unterminated string at byte \(quoteOffset); nothing of this file was stored"])
+        XCTAssertEqual(
+            run.errLines,
+            [
+                "\(truncated): malformed JSON: unterminated string at byte \(quoteOffset); nothing of this file was stored"
+            ])
         var after = try snapshot()
         XCTAssertEqual(after["tasks"], [])
         XCTAssertEqual(after["users"]?.count, 3, "the next file of the same run imports")
         after["users"] = before["users"]
         after["import_log"] = before["import_log"]
         XCTAssertEqual(after, before)
-        XCTAssertEqual(try database().rows("SELECT file FROM import_log ORDER BY id"), [[.text(users)], [.text(moreUsers)]])
+        XCTAssertEqual(
+            try database().rows("SELECT file FROM import_log ORDER BY id"), [[.text(users)], [.text(moreUsers)]])
     }
 
     func testAFileCutBetweenRecordsFailsAtItsEnd() throws {
@@ -145,7 +181,11 @@ final class ImportCommandTests: CLITestCase {
         let truncated = try write("tasks.json", cut)
         let run = report(["import", "--db", databasePath, truncated])
         XCTAssertEqual(run.code, .failure)
-        XCTAssertEqual(run.errLines, ["\(truncated): malformed JSON: unexpected end of file at byte \(cut.utf8.count); nothing of this file was stored"])
+        XCTAssertEqual(
+            run.errLines,
+            [
+                "\(truncated): malformed JSON: unexpected end of file at byte \(cut.utf8.count); nothing of this file was stored"
+            ])
         XCTAssertEqual(try count("tasks"), 0)
         XCTAssertEqual(try count("import_log"), 0)
     }
@@ -159,12 +199,15 @@ final class ImportCommandTests: CLITestCase {
         let importer = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
         func indexes() throws -> [String] { try database.secondaryIndexes(of: "tasks").map { $0.name + ": " + $0.sql } }
         let before = try indexes()
-        XCTAssertEqual(try database.secondaryIndexes(of: "tasks").map(\.name), ["tasks_user_completed", "tasks_user_date"])
+        XCTAssertEqual(
+            try database.secondaryIndexes(of: "tasks").map(\.name), ["tasks_user_completed", "tasks_user_date"])
         let good = try write("tasks.json", Self.tasks)
         XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: good, displayName: good)).status, .imported)
         XCTAssertEqual(try indexes(), before)
         if TestStore.backend == .sqlite {
-            XCTAssertEqual(try database.rows("SELECT id FROM tasks INDEXED BY tasks_user_date WHERE user_id = 'u1' ORDER BY id"), [["t1"], ["t2"]])
+            XCTAssertEqual(
+                try database.rows("SELECT id FROM tasks INDEXED BY tasks_user_date WHERE user_id = 'u1' ORDER BY id"),
+                [["t1"], ["t2"]])
         }
         let cut = try write("tasks-cut.json", String(Self.tasks.dropLast(10)))
         XCTAssertTrue(importer.importFile(ImportFiles.Entry(path: cut, displayName: cut)).failed)
@@ -192,8 +235,12 @@ final class ImportCommandTests: CLITestCase {
     func testGzipFilesImportLikeTheirContent() throws {
         let tasks = try writeGzip("in/tasks.json.gz", [Self.tasks])
         // Two gzip members, as `cat a.gz b.gz` makes, and JSON Lines told from `.jsonl.gz`.
-        try writeGzip("in/logins.jsonl.gz", ["{\"userId\": \"u1\", \"at\": \"2026-11-28T08:00:00+01:00\"}\n",
-                                              "{\"userId\": \"u2\", \"at\": \"2026-11-28T09:00:00Z\"}\n"])
+        try writeGzip(
+            "in/logins.jsonl.gz",
+            [
+                "{\"userId\": \"u1\", \"at\": \"2026-11-28T08:00:00+01:00\"}\n",
+                "{\"userId\": \"u2\", \"at\": \"2026-11-28T09:00:00Z\"}\n",
+            ])
         let run = report(["import", "--db", databasePath, path("in")])
         XCTAssertEqual(run.code, .success, run.err)
         XCTAssertTrue(run.out.contains("imported \(tasks) (tasks): 3 records, 3 accepted, 0 rejected"), run.out)
@@ -208,15 +255,21 @@ final class ImportCommandTests: CLITestCase {
         let run = report(["import", "--db", databasePath, path("tasks.json.gz"), path("users.json.gz")])
         XCTAssertEqual(run.code, .failure)
         XCTAssertEqual(run.errLines.count, 2, run.err)
-        XCTAssertEqual(run.errLines[0], "\(path("tasks.json.gz")): gzip data cut short (the file is truncated); nothing of this file was stored")
-        XCTAssertEqual(run.errLines[1], "\(path("users.json.gz")): invalid gzip data (incorrect header check); nothing of this file was stored")
+        XCTAssertEqual(
+            run.errLines[0],
+            "\(path("tasks.json.gz")): gzip data cut short (the file is truncated); nothing of this file was stored")
+        XCTAssertEqual(
+            run.errLines[1],
+            "\(path("users.json.gz")): invalid gzip data (incorrect header check); nothing of this file was stored")
         XCTAssertEqual(try count("tasks"), 0)
         XCTAssertEqual(try count("users"), 0)
         XCTAssertEqual(try count("import_log"), 0)
     }
 
     func testJSONLinesBadLineIsOneRejectedRecord() throws {
-        let file = try write("logins.jsonl", """
+        let file = try write(
+            "logins.jsonl",
+            """
             {"userId": "u1", "at": "2026-11-28T08:00:00+01:00"}
             {"userId": "u1", "at": 
             {"userId": "u2", "at": "2026-11-28T09:00:00Z"}
@@ -225,28 +278,37 @@ final class ImportCommandTests: CLITestCase {
         let run = report(["import", "--db", databasePath, file])
         XCTAssertEqual(run.code, .rejected)
         XCTAssertEqual(run.errLines.count, 2, run.err)
-        XCTAssertTrue(run.errLines[0].hasPrefix("\(file) record 2 (line 2): field (record): invalid JSON: "), run.errLines[0])
+        XCTAssertTrue(
+            run.errLines[0].hasPrefix("\(file) record 2 (line 2): field (record): invalid JSON: "), run.errLines[0])
         XCTAssertEqual(run.errLines[1], "\(file) record 4 (line 4): field (record): not an object [1,2]")
         XCTAssertEqual(try count("logins"), 2)
     }
 
     func testAnObjectThatIsNotAWrapperIsReadAsJSONLines() throws {
-        let file = try write("moods.json", """
+        let file = try write(
+            "moods.json",
+            """
             {"userId": "u1", "date": "2026-11-27", "mood": 4}
             {"userId": "u1", "date": "2026-11-28", "mood": 2, "note": "fatigué"}
             """)
         let run = report(["import", "--db", databasePath, file])
         XCTAssertEqual(run.code, .success, run.err)
-        XCTAssertEqual(try database().rows("SELECT date, mood, note FROM moods ORDER BY date"), [
-            ["2026-11-27", 4, .null], ["2026-11-28", 2, "fatigué"],
-        ])
+        XCTAssertEqual(
+            try database().rows("SELECT date, mood, note FROM moods ORDER BY date"),
+            [
+                ["2026-11-27", 4, .null], ["2026-11-28", 2, "fatigué"],
+            ])
     }
 
     func testLoanRecordsBeforeTheirAssignments() throws {
-        let records = try write("loan_records.jsonl", """
+        let records = try write(
+            "loan_records.jsonl",
+            """
             {"id": "r-in", "assignment_id": "a1", "kind": "check_in", "recorded_at": "2016-10-01T18:00:00+02:00", "oil_level": 3, "interior_cleanliness": 4, "exterior_cleanliness": 3, "mileage_km": 1250}
             """)
-        let assignments = try write("assignments.json", """
+        let assignments = try write(
+            "assignments.json",
+            """
             {"exported_at": "2016-10-02T00:00:00Z", "assignments": [
               {"id": "a1", "event_id": "salon2016", "brand_name": "Porsche", "license_plate_number": "ab-123-cd",
                "planned_time_out": "2016-10-01T10:00:00+02:00", "planned_time_in": "2016-10-01T17:00:00+02:00",
@@ -255,9 +317,11 @@ final class ImportCommandTests: CLITestCase {
             """)
         let run = report(["import", "--db", databasePath, records, assignments])
         XCTAssertEqual(run.code, .success, run.err)
-        XCTAssertEqual(try database().rows("SELECT id, assignment_id, kind FROM loan_records ORDER BY id"), [
-            ["r-in", "a1", "check_in"], ["r-out", "a1", "check_out"],
-        ])
+        XCTAssertEqual(
+            try database().rows("SELECT id, assignment_id, kind FROM loan_records ORDER BY id"),
+            [
+                ["r-in", "a1", "check_in"], ["r-out", "a1", "check_out"],
+            ])
         XCTAssertEqual(try database().rows("SELECT plate FROM assignments"), [["AB123CD"]])
     }
 
@@ -265,21 +329,32 @@ final class ImportCommandTests: CLITestCase {
         let file = try write("export.json", "[]")
         let run = report(["import", "--db", databasePath, file])
         XCTAssertEqual(run.code, .failure)
-        XCTAssertEqual(run.errLines, ["\(file): cannot tell the kind of file from its name; names start with one of: \(KindRegistry(registeredModules.map(\.imports)).knownNames); or use --kind NAME"])
+        XCTAssertEqual(
+            run.errLines,
+            [
+                "\(file): cannot tell the kind of file from its name; names start with one of: \(KindRegistry(registeredModules.map(\.imports)).knownNames); or use --kind NAME"
+            ])
         XCTAssertEqual(report(["import", "--db", databasePath, "--kind", "tasks", file]).code, .success)
         let missing = report(["import", "--db", databasePath, path("nope")])
         XCTAssertEqual(missing.code, .failure)
         XCTAssertEqual(missing.errLines, ["report import: \(path("nope")): no such file or folder"])
         let badKind = report(["import", "--db", databasePath, "--kind", "task", file])
         XCTAssertEqual(badKind.code, .usage)
-        XCTAssertEqual(badKind.errLines, ["report import: --kind: unknown kind \"task\"; known kinds: \(KindRegistry(registeredModules.map(\.imports)).knownNames)"])
+        XCTAssertEqual(
+            badKind.errLines,
+            [
+                "report import: --kind: unknown kind \"task\"; known kinds: \(KindRegistry(registeredModules.map(\.imports)).knownNames)"
+            ])
     }
 
     func testCheckStoresNothing() throws {
-        let file = try write("tasks.json", Self.tasks.replacingOccurrences(of: "\"state\": \"a_faire\"", with: "\"state\": \"done\""))
+        let file = try write(
+            "tasks.json", Self.tasks.replacingOccurrences(of: "\"state\": \"a_faire\"", with: "\"state\": \"done\""))
         let run = report(["check", file], environment: ["REPORT_DB": databasePath])
         XCTAssertEqual(run.code, .rejected)
-        XCTAssertEqual(run.errLines, ["\(file) record 2 (id t2): field state: must be one of a_faire, en_cours, terminee \"done\""])
+        XCTAssertEqual(
+            run.errLines, ["\(file) record 2 (id t2): field state: must be one of a_faire, en_cours, terminee \"done\""]
+        )
         XCTAssertTrue(run.out.contains("checked  \(file) (tasks): 3 records, 2 accepted, 1 rejected"), run.out)
         XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath))
     }
@@ -290,7 +365,8 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(report(["import", file], environment: ["REPORT_DB": other]).code, .success)
         XCTAssertTrue(FileManager.default.fileExists(atPath: other))
         XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath))
-        XCTAssertEqual(report(["import", "--db", databasePath, file], environment: ["REPORT_DB": other]).code, .success)
+        XCTAssertEqual(
+            report(["import", "--db", databasePath, file], environment: ["REPORT_DB": other]).code, .success)
         XCTAssertEqual(try count("users"), 1)
     }
 
@@ -301,11 +377,16 @@ final class ImportCommandTests: CLITestCase {
         let run = report(["status", "--db", databasePath])
         XCTAssertEqual(run.code, .success, run.err)
         XCTAssertTrue(run.out.contains("\nusers "), run.out)
-        XCTAssertTrue(run.outLines.contains { $0.hasPrefix("tasks") && $0.contains(" 3 ") && $0.contains("2026-11-28") }, run.out)
+        XCTAssertTrue(
+            run.outLines.contains { $0.hasPrefix("tasks") && $0.contains(" 3 ") && $0.contains("2026-11-28") }, run.out)
         XCTAssertTrue(run.out.contains("2 files imported, 0 rejected records kept"), run.out)
         let missing = report(["status", "--db", path("none.sqlite")])
         XCTAssertEqual(missing.code, .failure)
-        XCTAssertEqual(missing.errLines, ["report status: \(path("none.sqlite")): no such database; run `report import PATH...` first, or give --db PATH"])
+        XCTAssertEqual(
+            missing.errLines,
+            [
+                "report status: \(path("none.sqlite")): no such database; run `report import PATH...` first, or give --db PATH"
+            ])
     }
 
     func testVersionHelpAndUsageExitCodes() {

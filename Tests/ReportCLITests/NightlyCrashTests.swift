@@ -34,10 +34,14 @@ final class NightlyCrashTests: XCTestCase {
         let late = folder.appendingPathComponent("inbox/late")
         try FileManager.default.createDirectory(at: late, withIntermediateDirectories: true)
         try Data("{\"tasks\": [ {\"id\": ".utf8).write(to: late.appendingPathComponent("tasks.json"))
-        try Data("[{\"userId\":\"emma\",\"date\":\"2026-12-25\",\"mood\":3},{\"userId\":\"emma\",\"date\":\"someday\",\"mood\":3}]".utf8)
-            .write(to: late.appendingPathComponent("moods.json"))
+        try Data(
+            "[{\"userId\":\"emma\",\"date\":\"2026-12-25\",\"mood\":3},{\"userId\":\"emma\",\"date\":\"someday\",\"mood\":3}]"
+                .utf8
+        )
+        .write(to: late.appendingPathComponent("moods.json"))
         for sub in ["archive", "Reports"] {
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
         return folder
     }
@@ -45,10 +49,13 @@ final class NightlyCrashTests: XCTestCase {
     /// Starts `report nightly` in `folder` (relative paths, so the import log names agree across
     /// folders).
     func start(in folder: URL) throws -> ChildProcess {
-        try ChildProcess(try ChildProcess.reportBinary(),
-                         ["nightly", "--inbox", "inbox", "--archive", "archive", "-o", "Reports",
-                          "--db", "report.sqlite", "--as-of", Self.asOf],
-                         environment: ["PATH": "/usr/bin:/bin"], workingDirectory: folder.path)
+        try ChildProcess(
+            try ChildProcess.reportBinary(),
+            [
+                "nightly", "--inbox", "inbox", "--archive", "archive", "-o", "Reports",
+                "--db", "report.sqlite", "--as-of", Self.asOf,
+            ],
+            environment: ["PATH": "/usr/bin:/bin"], workingDirectory: folder.path)
     }
 
     /// Runs to the end: the exit status and what went to standard output and error.
@@ -80,13 +87,17 @@ final class NightlyCrashTests: XCTestCase {
     func state(of folder: URL) throws -> State {
         var state = State()
         let database = try Database(path: folder.appendingPathComponent("report.sqlite").path, mode: .readOnly)
-        let names = try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'import_log' ORDER BY name")
+        let names = try database.rows(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'import_log' ORDER BY name"
+        )
         for name in names.compactMap({ $0[0].string }) {
-            let columns = try database.rows("SELECT COUNT(*) FROM pragma_table_info(?)", [.text(name)]).first?[0].int ?? 1
+            let columns =
+                try database.rows("SELECT COUNT(*) FROM pragma_table_info(?)", [.text(name)]).first?[0].int ?? 1
             let order = (1...max(1, Int(columns))).map(String.init).joined(separator: ", ")
             state.tables[name] = try database.rows("SELECT * FROM \"\(name)\" ORDER BY \(order)")
         }
-        state.imports = try database.rows("SELECT file, sha256, kind, records, accepted, rejected FROM import_log ORDER BY file, sha256")
+        state.imports = try database.rows(
+            "SELECT file, sha256, kind, records, accepted, rejected FROM import_log ORDER BY file, sha256")
         state.archive = try files(below: folder.appendingPathComponent("archive"))
         state.inbox = try files(below: folder.appendingPathComponent("inbox"))
         state.reports = try files(below: folder.appendingPathComponent("Reports")).mapValues { $0 }
@@ -101,7 +112,9 @@ final class NightlyCrashTests: XCTestCase {
         for case let relative as String in walker {
             var isFolder: ObjCBool = false
             let path = folder.path + "/" + relative
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
+                continue
+            }
             result[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
         }
         return result
@@ -118,7 +131,8 @@ final class NightlyCrashTests: XCTestCase {
         // The reference itself is what the night should produce.
         XCTAssertEqual(Set(expected.inbox.keys), ["failed/late/tasks.json", "failed/late/tasks.json.error.txt"])
         XCTAssertEqual(expected.archive.count, 16, "the 15 sample files and the file with a reject")
-        XCTAssertTrue(expected.reports.keys.contains("fleet-salon2016/vehicles.csv"), "\(expected.reports.keys.sorted())")
+        XCTAssertTrue(
+            expected.reports.keys.contains("fleet-salon2016/vehicles.csv"), "\(expected.reports.keys.sorted())")
         XCTAssertTrue(expected.reports.keys.contains("habits-2016-10-01.md"))
         XCTAssertTrue(expected.reports.keys.contains("bookings-2016-10.xlsx"))
         XCTAssertFalse(expected.tables.isEmpty)
@@ -141,8 +155,9 @@ final class NightlyCrashTests: XCTestCase {
             let failedNow = rerun.err.contains("nightly: failed: inbox/late/tasks.json: malformed JSON")
             XCTAssertEqual(rerun.status, failedNow ? 1 : 0, "\(label): \(rerun.err)")
             let killedLog = first.result.err
-            XCTAssertTrue(failedNow || killedLog.contains("nightly: failed: inbox/late/tasks.json: malformed JSON"),
-                          "\(label): the failure is logged by one of the runs")
+            XCTAssertTrue(
+                failedNow || killedLog.contains("nightly: failed: inbox/late/tasks.json: malformed JSON"),
+                "\(label): the failure is logged by one of the runs")
             XCTAssertEqual(rerun.out, "", label)
             let actual = try state(of: folder)
             XCTAssertEqual(actual.tables, expected.tables, "\(label): database rows")
@@ -176,11 +191,15 @@ final class NightlyCrashTests: XCTestCase {
         let refused = try runToEnd(in: folder)
         XCTAssertEqual(refused.status, 4)
         // `2026-12-02T06:00:00Z nightly: another run holds …`: the UTC time, as every log line.
-        XCTAssertTrue(refused.err.hasSuffix(" nightly: another run holds report.sqlite.nightly.lock (pid \(getpid())); nothing done\n"), refused.err)
+        XCTAssertTrue(
+            refused.err.hasSuffix(
+                " nightly: another run holds report.sqlite.nightly.lock (pid \(getpid())); nothing done\n"), refused.err
+        )
         XCTAssertNotNil(Timestamp(String(refused.err.prefix(20))), refused.err)
         XCTAssertEqual(refused.err.filter { $0 == "\n" }.count, 1)
         XCTAssertEqual(refused.out, "")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report.sqlite").path), "nothing done")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("report.sqlite").path), "nothing done")
         XCTAssertEqual(try files(below: folder.appendingPathComponent("archive")), [:])
 
         close(descriptor)  // released: as when the holder dies

@@ -16,24 +16,44 @@ final class ReportCommandsTests: CLITestCase {
     }
 
     func testOneCSVTableToStandardOutput() {
-        let run = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "--table", "vehicles"])
+        let run = report([
+            "fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "--table", "vehicles",
+        ])
         XCTAssertEqual(run.code, .success, run.err)
-        XCTAssertTrue(run.out.hasPrefix("plate,brand,model,group,loans,hours_out,available_hours,utilization,km,new_impacts,late_returns\r\n"), run.out)
+        XCTAssertTrue(
+            run.out.hasPrefix(
+                "plate,brand,model,group,loans,hours_out,available_hours,utilization,km,new_impacts,late_returns\r\n"),
+            run.out)
         // CSV records end in CRLF (RFC 4180), which Swift sees as one Character: split on the string.
-        XCTAssertEqual(run.out.components(separatedBy: "\r\n").dropLast().count, 31, "a header and the 30 cars of salon2016")
-        let summary = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "--table", "summary"])
+        XCTAssertEqual(
+            run.out.components(separatedBy: "\r\n").dropLast().count, 31, "a header and the 30 cars of salon2016")
+        let summary = report([
+            "fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "--table", "summary",
+        ])
         XCTAssertEqual(summary.code, .success, summary.err)
         XCTAssertEqual(Array(summary.out.components(separatedBy: "\r\n").prefix(2)), ["metric,value", "vehicles,30"])
-        let unknown = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "--table", "cars"])
+        let unknown = report([
+            "fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "--table", "cars",
+        ])
         XCTAssertEqual(unknown.code, .usage)
-        XCTAssertEqual(unknown.errLines, ["report fleet: --table: no CSV table \"cars\" in this report; tables: vehicles, daily, loans, damage, drivers, quality, summary"])
+        XCTAssertEqual(
+            unknown.errLines,
+            [
+                "report fleet: --table: no CSV table \"cars\" in this report; tables: vehicles, daily, loans, damage, drivers, quality, summary"
+            ])
     }
 
     func testTableWithFileFormatsIsAUsageError() throws {
         for format in ["--xlsx", "--md"] {
-            let run = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "--table", "vehicles", format])
+            let run = report([
+                "fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "--table", "vehicles", format,
+            ])
             XCTAssertEqual(run.code, .usage, format)
-            XCTAssertEqual(run.errLines, ["report fleet: --table prints one CSV table to standard output and writes no file; drop --xlsx and --md, or drop --table"])
+            XCTAssertEqual(
+                run.errLines,
+                [
+                    "report fleet: --table prints one CSV table to standard output and writes no file; drop --xlsx and --md, or drop --table"
+                ])
             XCTAssertEqual(run.out, "")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("Reports")), "no file written")
@@ -44,42 +64,77 @@ final class ReportCommandsTests: CLITestCase {
         XCTAssertEqual(run.code, .success, run.err)
         XCTAssertTrue(run.out.hasPrefix("# "), run.out)
         XCTAssertTrue(run.out.contains("- Scope: 2026-10"), run.out)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("Reports") }, [])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("Reports") }, [])
         // No file is written beside standard output, so no picture is linked (issue 12).
         XCTAssertFalse(run.out.contains(".svg") || run.out.contains(".png") || run.out.contains("]("), run.out)
-        XCTAssertTrue(run.out.contains("The charts are written as PNG and SVG files when the report is saved to a folder."))
+        XCTAssertTrue(
+            run.out.contains("The charts are written as PNG and SVG files when the report is saved to a folder."))
     }
 
     func testFilesGoToTheOutputFolderNamedAfterTheScope() throws {
         let output = path("out")
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        let run = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "--xlsx", "--csv", "--md", "-o", output])
+        let run = report([
+            "fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf, "--xlsx", "--csv", "--md", "-o",
+            output,
+        ])
         XCTAssertEqual(run.code, .success, run.err)
         XCTAssertEqual(run.out, "", "nothing but the report on standard output")
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: output))
-        XCTAssertTrue(names.isSuperset(of: ["fleet-salon2016.xlsx", "fleet-salon2016", "fleet-salon2016.md", "fleet-salon2016-heatmap.svg",
-                                            "fleet-salon2016-heatmap.png"]), "\(names)")
+        XCTAssertTrue(
+            names.isSuperset(of: [
+                "fleet-salon2016.xlsx", "fleet-salon2016", "fleet-salon2016.md", "fleet-salon2016-heatmap.svg",
+                "fleet-salon2016-heatmap.png",
+            ]), "\(names)")
         // Every file the Markdown links is there.
         let markdown = try String(contentsOfFile: output + "/fleet-salon2016.md", encoding: .utf8)
-        let linked = markdown.components(separatedBy: "](").dropFirst().compactMap { $0.split(separator: ")").first.map(String.init) }
+        let linked = markdown.components(separatedBy: "](").dropFirst().compactMap {
+            $0.split(separator: ")").first.map(String.init)
+        }
         XCTAssertEqual(linked.count, 6, markdown)
         for name in linked { XCTAssertTrue(names.contains(name), name) }
-        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: output + "/fleet-salon2016")),
-                       ["vehicles.csv", "daily.csv", "loans.csv", "damage.csv", "drivers.csv", "summary.csv", "quality.csv"])
+        XCTAssertEqual(
+            Set(try FileManager.default.contentsOfDirectory(atPath: output + "/fleet-salon2016")),
+            ["vehicles.csv", "daily.csv", "loans.csv", "damage.csv", "drivers.csv", "summary.csv", "quality.csv"])
         XCTAssertTrue(run.errLines.contains("wrote \(output)/fleet-salon2016.xlsx"), run.err)
     }
 
     func testUsageAndDataErrorsAreOneLine() {
         let cases: [([String], ExitCode, String)] = [
             (["fleet"], .usage, "report fleet: --event is required; see `report status` for the imported events"),
-            (["fleet", "--event", "salon2099"], .failure, "report fleet: unknown event \"salon2099\"; known events: salon2016, salon2017"),
-            (["fleet", "--event", "salon2016", "--grace-minutes", "-5"], .usage, "report fleet: --grace-minutes: invalid number \"-5\" (0 to 10000)"),
-            (["fleet", "--event", "salon2016", "--as-of", "2016-10-01 10:00"], .usage, "report fleet: --as-of: invalid timestamp \"2016-10-01 10:00\" (use e.g. 2026-11-29T06:00:00+01:00)"),
-            (["fleet", "--event", "salon2016", "--xlsx", "-o", path("missing")], .failure, "report fleet: \(path("missing")): no such output folder; create it or give another -o DIR"),
-            (["habits", "--from", "2026-11-01"], .usage, "report habits: give --date DATE, or both --from and --to, or neither (yesterday)"),
-            (["habits", "--date", "2026-02-30"], .usage, "report habits: --date: invalid date \"2026-02-30\" (use YYYY-MM-DD)"),
-            (["habits", "--date", "2026-11-28", "--day-start", "25:00"], .usage, "report habits: --day-start: invalid time \"25:00\" (use HH:MM)"),
-            (["bookings", "--from", "2026-11-30", "--to", "2026-11-01"], .usage, "report bookings: --from 2026-11-30 is after --to 2026-11-01"),
+            (
+                ["fleet", "--event", "salon2099"], .failure,
+                "report fleet: unknown event \"salon2099\"; known events: salon2016, salon2017"
+            ),
+            (
+                ["fleet", "--event", "salon2016", "--grace-minutes", "-5"], .usage,
+                "report fleet: --grace-minutes: invalid number \"-5\" (0 to 10000)"
+            ),
+            (
+                ["fleet", "--event", "salon2016", "--as-of", "2016-10-01 10:00"], .usage,
+                "report fleet: --as-of: invalid timestamp \"2016-10-01 10:00\" (use e.g. 2026-11-29T06:00:00+01:00)"
+            ),
+            (
+                ["fleet", "--event", "salon2016", "--xlsx", "-o", path("missing")], .failure,
+                "report fleet: \(path("missing")): no such output folder; create it or give another -o DIR"
+            ),
+            (
+                ["habits", "--from", "2026-11-01"], .usage,
+                "report habits: give --date DATE, or both --from and --to, or neither (yesterday)"
+            ),
+            (
+                ["habits", "--date", "2026-02-30"], .usage,
+                "report habits: --date: invalid date \"2026-02-30\" (use YYYY-MM-DD)"
+            ),
+            (
+                ["habits", "--date", "2026-11-28", "--day-start", "25:00"], .usage,
+                "report habits: --day-start: invalid time \"25:00\" (use HH:MM)"
+            ),
+            (
+                ["bookings", "--from", "2026-11-30", "--to", "2026-11-01"], .usage,
+                "report bookings: --from 2026-11-30 is after --to 2026-11-01"
+            ),
             (["bookings", "--month", "2026-11", "--timezone", "Mars/Olympus"], .usage, ""),
         ]
         for (arguments, code, message) in cases {
@@ -94,7 +149,11 @@ final class ReportCommandsTests: CLITestCase {
     func testAReportOnAMissingDatabaseSaysWhatToDo() {
         let run = report(["habits", "--db", path("none.sqlite"), "--date", "2026-11-28"])
         XCTAssertEqual(run.code, .failure)
-        XCTAssertEqual(run.errLines, ["report habits: \(path("none.sqlite")): no such database; run `report import PATH...` first, or give --db PATH"])
+        XCTAssertEqual(
+            run.errLines,
+            [
+                "report habits: \(path("none.sqlite")): no such database; run `report import PATH...` first, or give --db PATH"
+            ])
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("none.sqlite")))
     }
 
@@ -103,12 +162,22 @@ final class ReportCommandsTests: CLITestCase {
     func testTheSameKindOfProblemGivesTheSameCodeInEveryCommand() {
         let cases: [([String], ExitCode, String)] = [
             (["habits", "--date", "2026-11-28", "--user", ""], .usage, "report habits: --user needs a user id"),
-            (["habits", "--from", "2026-11-28", "--to", "2026-11-01"], .usage,
-             "report habits: --from 2026-11-28 is after --to 2026-11-01: give the earlier day first"),
-            (["bookings", "--month", "2026-13"], .usage, "report bookings: invalid month \"2026-13\": write it YYYY-MM, e.g. 2026-11"),
-            (["habits", "--date", "2026-11-28", "--user", "nobody"], .failure,
-             "report habits: unknown user \"nobody\": no users record and no habits records; check the id given to --user"),
-            (["fleet", "--event", "nobody"], .failure, "report fleet: unknown event \"nobody\"; known events: salon2016, salon2017"),
+            (
+                ["habits", "--from", "2026-11-28", "--to", "2026-11-01"], .usage,
+                "report habits: --from 2026-11-28 is after --to 2026-11-01: give the earlier day first"
+            ),
+            (
+                ["bookings", "--month", "2026-13"], .usage,
+                "report bookings: invalid month \"2026-13\": write it YYYY-MM, e.g. 2026-11"
+            ),
+            (
+                ["habits", "--date", "2026-11-28", "--user", "nobody"], .failure,
+                "report habits: unknown user \"nobody\": no users record and no habits records; check the id given to --user"
+            ),
+            (
+                ["fleet", "--event", "nobody"], .failure,
+                "report fleet: unknown event \"nobody\"; known events: salon2016, salon2017"
+            ),
         ]
         for (arguments, code, message) in cases {
             let run = report(arguments + ["--db", databasePath, "--as-of", asOf])
@@ -126,8 +195,12 @@ final class ReportCommandsTests: CLITestCase {
         let tables = try database.tableNames()
         let run = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf])
         XCTAssertEqual(run.code, .failure)
-        XCTAssertEqual(run.errLines, ["report fleet: \(databasePath): the database's schema is older than this release; "
-            + "import with this release (`report import PATH...`) to bring it up to date"])
+        XCTAssertEqual(
+            run.errLines,
+            [
+                "report fleet: \(databasePath): the database's schema is older than this release; "
+                    + "import with this release (`report import PATH...`) to bring it up to date"
+            ])
         XCTAssertEqual(try database.rows("SELECT domain, version FROM schema_migrations ORDER BY 1, 2"), before)
         XCTAssertEqual(try database.tableNames(), tables)
         let status = report(["status", "--db", databasePath])
@@ -139,6 +212,8 @@ final class ReportCommandsTests: CLITestCase {
         try database().execute("UPDATE events SET starts_on = 'someday' WHERE id = 'salon2016'")
         let run = report(["fleet", "--db", databasePath, "--event", "salon2016", "--as-of", asOf])
         XCTAssertEqual(run.code, .failure)
-        XCTAssertEqual(run.errLines, ["report fleet: event \"salon2016\" has invalid dates in the database; re-import the events file"])
+        XCTAssertEqual(
+            run.errLines,
+            ["report fleet: event \"salon2016\" has invalid dates in the database; re-import the events file"])
     }
 }

@@ -14,13 +14,21 @@ final class ReportPreconditionsTests: CLITestCase {
 
     func testAReportOfADomainWithoutDataFails() throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: databasePath))
-        let run = report(["bookings", "--db", databasePath, "--month", "2026-11", "--as-of", "2026-11-29T06:00:00+01:00"])
+        let run = report([
+            "bookings", "--db", databasePath, "--month", "2026-11", "--as-of", "2026-11-29T06:00:00+01:00",
+        ])
         XCTAssertEqual(run.code, .failure)
-        XCTAssertEqual(run.errLines, ["report bookings: \(databasePath) holds no bookings data; import its exports first (services, slots, customers, bookings)"])
+        XCTAssertEqual(
+            run.errLines,
+            [
+                "report bookings: \(databasePath) holds no bookings data; import its exports first (services, slots, customers, bookings)"
+            ])
         XCTAssertEqual(run.out, "")
         XCTAssertEqual(try count("tasks"), 3, "the data is untouched")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: databasePath)).count, before.count)
-        let habits = report(["habits", "--db", databasePath, "--date", "2026-11-28", "--as-of", "2026-11-29T06:00:00+01:00"])
+        let habits = report([
+            "habits", "--db", databasePath, "--date", "2026-11-28", "--as-of", "2026-11-29T06:00:00+01:00",
+        ])
         XCTAssertEqual(habits.code, .success, habits.err)
     }
 
@@ -33,11 +41,15 @@ final class ReportPreconditionsTests: CLITestCase {
             let run = report(arguments + ["--db", databasePath, "--as-of", "2026-11-29T06:00:00+01:00"])
             XCTAssertEqual(run.code, .usage, "\(arguments): \(run.err)")
             XCTAssertEqual(run.errLines.count, 1, "\(arguments)")
-            XCTAssertTrue(run.errLines.first?.contains("after --as-of 2026-11-29T06:00:00+01:00: nothing has happened yet") == true,
-                          run.err)
+            XCTAssertTrue(
+                run.errLines.first?.contains("after --as-of 2026-11-29T06:00:00+01:00: nothing has happened yet")
+                    == true,
+                run.err)
         }
         // The day after as-of in Paris may already have begun in Kiribati (UTC+14): allowed.
-        let tomorrow = report(["habits", "--date", "2026-11-30", "--db", databasePath, "--as-of", "2026-11-29T12:00:00Z"])
+        let tomorrow = report([
+            "habits", "--date", "2026-11-30", "--db", databasePath, "--as-of", "2026-11-29T12:00:00Z",
+        ])
         XCTAssertEqual(tomorrow.code, .success, tomorrow.err)
     }
 }

@@ -8,14 +8,16 @@ import XCTest
 /// `--as-of` into a fresh folder, and fails when a CSV, Markdown or SVG file differs byte for
 /// byte, or when a file is missing or extra. Fix: `make demo`, then commit `Reports/`.
 final class SampleReportsTests: CLITestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The demo's report commands, as argument lists, from the Makefile's `demo` recipe.
     func demoCommands() throws -> [[String]] {
         let makefile = try String(contentsOf: Self.root.appendingPathComponent("Makefile"), encoding: .utf8)
         let lines = makefile.split(separator: "\n").map(String.init)
         guard let asOfLine = lines.first(where: { $0.hasPrefix("DEMO_AS_OF := ") }),
-              let start = lines.firstIndex(where: { $0.hasPrefix("demo:") }) else {
+            let start = lines.firstIndex(where: { $0.hasPrefix("demo:") })
+        else {
             XCTFail("the Makefile has no demo target or DEMO_AS_OF")
             return []
         }
@@ -25,7 +27,8 @@ final class SampleReportsTests: CLITestCase {
             guard line.hasPrefix("\t") else { break }
             let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ").map(String.init)
             guard words.first == "$(RELEASE_BIN)", let command = words.dropFirst().first,
-                  ["fleet", "habits", "bookings"].contains(command) else { continue }
+                ["fleet", "habits", "bookings"].contains(command)
+            else { continue }
             commands.append(words.dropFirst().map { $0 == "$(DEMO_AS_OF)" ? asOf : $0 })
         }
         return commands
@@ -33,8 +36,10 @@ final class SampleReportsTests: CLITestCase {
 
     func files(below folder: URL) throws -> [String: Data] {
         var result: [String: Data] = [:]
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return result }
-        for case let url as URL in walker where try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        else { return result }
+        for case let url as URL in walker
+        where try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
             let relative = String(url.path.dropFirst(folder.path.count + 1))
             result[relative] = try Data(contentsOf: url)
         }
@@ -55,7 +60,8 @@ final class SampleReportsTests: CLITestCase {
         }
         let fresh = try files(below: output)
         let kept = try files(below: Self.root.appendingPathComponent("Reports")).filter { !$0.key.hasPrefix(".") }
-        XCTAssertEqual(Set(kept.keys), Set(fresh.keys), "Reports/ holds other files than `make demo` writes: run `make demo`")
+        XCTAssertEqual(
+            Set(kept.keys), Set(fresh.keys), "Reports/ holds other files than `make demo` writes: run `make demo`")
         // PNG pictures depend on the machine's fonts (librsvg draws the text): checked as PNG files
         // of the SVG's doubled size, not byte for byte.
         for (name, data) in fresh where !name.hasSuffix(".xlsx") && !name.hasSuffix(".png") {
@@ -65,8 +71,9 @@ final class SampleReportsTests: CLITestCase {
             XCTAssertEqual(Array(data.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], name)
             XCTAssertNotNil(fresh[String(name.dropLast(4)) + ".svg"], "\(name) has its SVG beside it")
         }
-        XCTAssertEqual(fresh.keys.filter { $0.hasSuffix(".png") }.count, fresh.keys.filter { $0.hasSuffix(".svg") }.count,
-                       "a PNG for every SVG")
+        XCTAssertEqual(
+            fresh.keys.filter { $0.hasSuffix(".png") }.count, fresh.keys.filter { $0.hasSuffix(".svg") }.count,
+            "a PNG for every SVG")
         for (name, data) in fresh where name.hasSuffix(".xlsx") {
             XCTAssertEqual(data.prefix(2), Data("PK".utf8), "\(name) is a zip file")
         }
@@ -74,18 +81,26 @@ final class SampleReportsTests: CLITestCase {
 
     /// The sample workbooks open in a real spreadsheet program: LibreOffice converts each to PDF.
     func testLibreOfficeOpensEverySampleWorkbook() throws {
-        guard let soffice = ["/usr/bin/soffice", "/usr/local/bin/soffice", "/usr/lib/libreoffice/program/soffice"]
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XCTSkip("LibreOffice (soffice) is not installed: apt-get install libreoffice-calc-nogui (make test does)")
+        guard
+            let soffice = ["/usr/bin/soffice", "/usr/local/bin/soffice", "/usr/lib/libreoffice/program/soffice"]
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else {
+            throw XCTSkip(
+                "LibreOffice (soffice) is not installed: apt-get install libreoffice-calc-nogui (make test does)")
         }
-        let books = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Reports").path)
-            .filter { $0.hasSuffix(".xlsx") }.sorted()
+        let books = try FileManager.default.contentsOfDirectory(
+            atPath: Self.root.appendingPathComponent("Reports").path
+        )
+        .filter { $0.hasSuffix(".xlsx") }.sorted()
         XCTAssertGreaterThanOrEqual(books.count, 3)
         let output = directory.appendingPathComponent("pdf")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: soffice)
-        process.arguments = ["-env:UserInstallation=" + directory.appendingPathComponent("profile").absoluteString,
-                             "--headless", "--convert-to", "pdf", "--outdir", output.path]
+        process.arguments =
+            [
+                "-env:UserInstallation=" + directory.appendingPathComponent("profile").absoluteString,
+                "--headless", "--convert-to", "pdf", "--outdir", output.path,
+            ]
             + books.map { Self.root.appendingPathComponent("Reports").appendingPathComponent($0).path }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

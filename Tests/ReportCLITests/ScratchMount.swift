@@ -22,8 +22,9 @@ final class ScratchMount {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         guard mount("tmpfs", url.path, "tmpfs", 0, options) == 0 else {
             let code = errno
-            throw XCTSkip("cannot mount a \(kilobytes) KB tmpfs at \(url.path) (\(String(cString: strerror(code)))): "
-                + "a full or read-only file system needs root or CAP_SYS_ADMIN; this fault is not tested here")
+            throw XCTSkip(
+                "cannot mount a \(kilobytes) KB tmpfs at \(url.path) (\(String(cString: strerror(code)))): "
+                    + "a full or read-only file system needs root or CAP_SYS_ADMIN; this fault is not tested here")
         }
         mounted = true
     }
@@ -47,7 +48,8 @@ final class ScratchMount {
         let size = max(0, free - bytes)
         let file = url.appendingPathComponent(name).path
         guard FileManager.default.createFile(atPath: file, contents: nil),
-              let handle = FileHandle(forWritingAtPath: file) else { throw POSIXError(.EIO) }
+            let handle = FileHandle(forWritingAtPath: file)
+        else { throw POSIXError(.EIO) }
         defer { try? handle.close() }
         let chunk = Data(count: 64 << 10)
         var written = 0

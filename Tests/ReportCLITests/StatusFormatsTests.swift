@@ -7,7 +7,8 @@ final class StatusFormatsTests: CLITestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         try write("in/tasks.json", ImportCommandTests.tasks)
-        try write("in/logins.jsonl", "{\"userId\": \"u1\", \"at\": \"2026-11-28T08:00:00+01:00\"}\n{\"userId\": \"u2\"}\n")
+        try write(
+            "in/logins.jsonl", "{\"userId\": \"u1\", \"at\": \"2026-11-28T08:00:00+01:00\"}\n{\"userId\": \"u2\"}\n")
         let run = report(["import", "--db", databasePath, "-q", path("in")])
         XCTAssertEqual(run.code, .rejected, run.err)
     }

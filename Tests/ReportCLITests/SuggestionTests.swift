@@ -21,7 +21,8 @@ final class SuggestionTests: CLITestCase {
         XCTAssertEqual(run.code, .usage)
         XCTAssertEqual(run.errLines, ["report fleet: unknown option --evnt for `report fleet`; did you mean --event?"])
         let far = report(["fleet", "--db", databasePath, "--zzzzzz"])
-        XCTAssertEqual(far.errLines, ["report fleet: unknown option --zzzzzz for `report fleet`; see `report fleet --help`"])
+        XCTAssertEqual(
+            far.errLines, ["report fleet: unknown option --zzzzzz for `report fleet`; see `report fleet --help`"])
     }
 
     func testUnknownCommandSuggestsTheNearest() {
@@ -29,6 +30,7 @@ final class SuggestionTests: CLITestCase {
         XCTAssertEqual(run.code, .usage)
         XCTAssertEqual(run.errLines, ["report: unknown command \"fleeet\"; did you mean fleet?"])
         let far = report(["qqqqqq"])
-        XCTAssertTrue(far.errLines.first?.hasPrefix("report: unknown command \"qqqqqq\"; commands: import, ") == true, far.err)
+        XCTAssertTrue(
+            far.errLines.first?.hasPrefix("report: unknown command \"qqqqqq\"; commands: import, ") == true, far.err)
     }
 }

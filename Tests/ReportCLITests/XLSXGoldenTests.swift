@@ -43,9 +43,10 @@ final class XLSXGoldenTests: CLITestCase {
                 let got = dump.out.split(separator: "\n", omittingEmptySubsequences: false)
                 let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
                 let first = (0..<min(got.count, want.count)).first { got[$0] != want[$0] } ?? min(got.count, want.count)
-                XCTFail("\(name).xlsx differs from its golden file at line \(first + 1): "
-                    + "got \"\(first < got.count ? got[first] : "<end>")\", "
-                    + "expected \"\(first < want.count ? want[first] : "<end>")\"; RECORD_SNAPSHOTS=1 re-records")
+                XCTFail(
+                    "\(name).xlsx differs from its golden file at line \(first + 1): "
+                        + "got \"\(first < got.count ? got[first] : "<end>")\", "
+                        + "expected \"\(first < want.count ? want[first] : "<end>")\"; RECORD_SNAPSHOTS=1 re-records")
             }
         }
     }

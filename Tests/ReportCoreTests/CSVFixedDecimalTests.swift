@@ -59,8 +59,10 @@ final class CSVFixedDecimalTests: XCTestCase {
             let exponent = Double(Int(generator.next() % 14)) - 6
             let mantissa = Double(generator.next() % 1_000_000_007) / 1_000_000_007 * 2 - 1
             // Every 4th value sits on a decimal tie, where the two roundings differ most often.
-            let value = index % 4 == 0
-                ? (Double(Int64(generator.next() % 2_000_000)) - 1_000_000 + 0.5) / [1.0, 10, 100, 1000, 10_000, 100_000][places]
+            let value =
+                index % 4 == 0
+                ? (Double(Int64(generator.next() % 2_000_000)) - 1_000_000 + 0.5)
+                    / [1.0, 10, 100, 1000, 10_000, 100_000][places]
                 : mantissa * pow(10, exponent)
             var fast: [UInt8] = []
             FixedDecimal.append(value, places: places, to: &fast)

@@ -43,7 +43,8 @@ final class CSVLoadTests: XCTestCase {
                 if url.pathExtension == "csv" { paths.append(url.path) }
             }
         }
-        XCTAssertGreaterThanOrEqual(paths.filter { $0.contains("/Reports/") }.count, 30, "the sample reports' CSV files")
+        XCTAssertGreaterThanOrEqual(
+            paths.filter { $0.contains("/Reports/") }.count, 30, "the sample reports' CSV files")
         XCTAssertTrue(paths.contains { $0.hasSuffix("Reports/fleet-salon2016/loans.csv") })
         let output = try check(paths.sorted())
         // loans.csv alone has four timestamp columns: the check must have looked at them.
@@ -56,10 +57,13 @@ final class CSVLoadTests: XCTestCase {
         try requireLoaders()
         let directory = try WriterTestSupport.temporaryDirectory(for: self)
         func time(_ text: String) -> Value { Timestamp(text).map(Value.timestamp) ?? .empty }
-        let table = Table(name: "loans", columns: [Column("id"), Column("in_at", .timestamp), Column("day", .date)],
-                          rows: [[.text("1"), time("2016-10-01T15:47:28+02:00"), Day("2016-10-01").map(Value.day) ?? .empty],
-                                 [.text("2"), time("2016-10-01T15:47:28.859+02:00"), .empty],
-                                 [.text("3"), .empty, .empty]])
+        let table = Table(
+            name: "loans", columns: [Column("id"), Column("in_at", .timestamp), Column("day", .date)],
+            rows: [
+                [.text("1"), time("2016-10-01T15:47:28+02:00"), Day("2016-10-01").map(Value.day) ?? .empty],
+                [.text("2"), time("2016-10-01T15:47:28.859+02:00"), .empty],
+                [.text("3"), .empty, .empty],
+            ])
         let report = Report(kind: "fleet", title: "t", scope: "mixed", asOf: Timestamp(seconds: 0), tables: [table])
         let urls = try CSVWriter().write(report, to: directory)
         let output = try check(urls.map(\.path))

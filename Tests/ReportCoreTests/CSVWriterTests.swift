@@ -11,10 +11,15 @@ final class CSVWriterTests: XCTestCase {
         let directory = try WriterTestSupport.temporaryDirectory(for: self)
         let urls = try CSVWriter().write(WriterTestSupport.sampleReport, to: directory)
         let folder = directory.appendingPathComponent("fleet-salon2016")
-        XCTAssertEqual(urls.map(\.lastPathComponent), ["items.csv", "empty.csv", "categories.csv", "csv_only.csv",
-                                                       "summary.csv"])
-        XCTAssertEqual(urls.map { $0.deletingLastPathComponent().standardizedFileURL.path },
-                       Array(repeating: folder.standardizedFileURL.path, count: 5))
+        XCTAssertEqual(
+            urls.map(\.lastPathComponent),
+            [
+                "items.csv", "empty.csv", "categories.csv", "csv_only.csv",
+                "summary.csv",
+            ])
+        XCTAssertEqual(
+            urls.map { $0.deletingLastPathComponent().standardizedFileURL.path },
+            Array(repeating: folder.standardizedFileURL.path, count: 5))
         let listed = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         XCTAssertEqual(listed, ["categories.csv", "csv_only.csv", "empty.csv", "items.csv", "summary.csv"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["fleet-salon2016"])
@@ -27,15 +32,31 @@ final class CSVWriterTests: XCTestCase {
     func testFieldsFollowTheDashboardContract() throws {
         let records = try CSVParser.parse(render(WriterTestSupport.itemsTable))
         XCTAssertEqual(records[0], ["key", "count", "share", "duration", "price", "ratio", "day", "at", "flag"])
-        XCTAssertEqual(records[1], ["plain", "3", "0.7312", "1.50", "12.50", "0.125", "2016-10-01",
-                                    "2016-10-01T09:12:00.000+02:00", "true"])
-        XCTAssertEqual(records[2], ["'=SUM(A1)", "-7", "0.1250", "2.68", "0.00", "0.000", "",
-                                    "2016-10-02T23:59:30.250Z", "false"])
+        XCTAssertEqual(
+            records[1],
+            [
+                "plain", "3", "0.7312", "1.50", "12.50", "0.125", "2016-10-01",
+                "2016-10-01T09:12:00.000+02:00", "true",
+            ])
+        XCTAssertEqual(
+            records[2],
+            [
+                "'=SUM(A1)", "-7", "0.1250", "2.68", "0.00", "0.000", "",
+                "2016-10-02T23:59:30.250Z", "false",
+            ])
         XCTAssertEqual(records[3], ["'+1", "", "", "", "", "", "", "", ""])
-        XCTAssertEqual(records[4], ["'-x", "-42", "-0.0350", "-1.01", "1234567.89", "-2.001", "2016-02-29",
-                                    "2016-10-01T09:12:00.000-05:30", ""])
-        XCTAssertEqual(records[5], ["'@x", "0", "1.2000", "1000000000000000.00", "100.00", "5.000", "0999-12-31",
-                                    "", "true"])
+        XCTAssertEqual(
+            records[4],
+            [
+                "'-x", "-42", "-0.0350", "-1.01", "1234567.89", "-2.001", "2016-02-29",
+                "2016-10-01T09:12:00.000-05:30", "",
+            ])
+        XCTAssertEqual(
+            records[5],
+            [
+                "'@x", "0", "1.2000", "1000000000000000.00", "100.00", "5.000", "0999-12-31",
+                "", "true",
+            ])
         XCTAssertEqual(records[6], ["'\tx", "8", "0.0000", "0.00", "12.00", "10.000", "", "", ""])
         XCTAssertEqual(records[7][0], "say \"hi\", ok")
         XCTAssertEqual(records[7][1], "9223372036854775807")
@@ -50,16 +71,29 @@ final class CSVWriterTests: XCTestCase {
     /// fraction, milliseconds when they suffice, else microseconds; each column on its own.
     func testEveryTimestampOfAColumnHasTheSameFractionalDigits() throws {
         func time(_ text: String) -> Value { Timestamp(text).map(Value.timestamp) ?? .empty }
-        let table = Table(name: "t", columns: [Column("whole", .timestamp), Column("milli", .timestamp),
-                                               Column("micro", .timestamp), Column("text")], rows: [
-            [time("2016-10-01T15:47:28+02:00"), time("2016-10-01T15:47:28+02:00"), time("2016-10-01T15:47:28Z"), .text("a")],
-            [.empty, time("2016-10-01T15:47:28.859+02:00"), time("2016-10-01T15:47:28.000001Z"), .text("b")],
-            [time("2016-10-01T15:47:29Z"), time("2016-10-01T15:47:28.05-05:00"), time("2016-10-01T15:47:28.5Z"), .text("c")],
-        ])
-        XCTAssertEqual(try render(table), "whole,milli,micro,text\r\n"
-            + "2016-10-01T15:47:28+02:00,2016-10-01T15:47:28.000+02:00,2016-10-01T15:47:28.000000Z,a\r\n"
-            + ",2016-10-01T15:47:28.859+02:00,2016-10-01T15:47:28.000001Z,b\r\n"
-            + "2016-10-01T15:47:29Z,2016-10-01T15:47:28.050-05:00,2016-10-01T15:47:28.500000Z,c\r\n")
+        let table = Table(
+            name: "t",
+            columns: [
+                Column("whole", .timestamp), Column("milli", .timestamp),
+                Column("micro", .timestamp), Column("text"),
+            ],
+            rows: [
+                [
+                    time("2016-10-01T15:47:28+02:00"), time("2016-10-01T15:47:28+02:00"), time("2016-10-01T15:47:28Z"),
+                    .text("a"),
+                ],
+                [.empty, time("2016-10-01T15:47:28.859+02:00"), time("2016-10-01T15:47:28.000001Z"), .text("b")],
+                [
+                    time("2016-10-01T15:47:29Z"), time("2016-10-01T15:47:28.05-05:00"), time("2016-10-01T15:47:28.5Z"),
+                    .text("c"),
+                ],
+            ])
+        XCTAssertEqual(
+            try render(table),
+            "whole,milli,micro,text\r\n"
+                + "2016-10-01T15:47:28+02:00,2016-10-01T15:47:28.000+02:00,2016-10-01T15:47:28.000000Z,a\r\n"
+                + ",2016-10-01T15:47:28.859+02:00,2016-10-01T15:47:28.000001Z,b\r\n"
+                + "2016-10-01T15:47:29Z,2016-10-01T15:47:28.050-05:00,2016-10-01T15:47:28.500000Z,c\r\n")
     }
 
     /// A timestamp before 1970 has a negative microsecond count: its fraction is still read right.
@@ -70,23 +104,27 @@ final class CSVWriterTests: XCTestCase {
     }
 
     func testQuotingAndLineEndsAreRFC4180() throws {
-        let table = Table(name: "t", columns: [Column("a"), Column("b")], rows: [
-            [.text("x,y"), .text("say \"hi\"")], [.text("two\nlines"), .text("plain")],
-        ])
+        let table = Table(
+            name: "t", columns: [Column("a"), Column("b")],
+            rows: [
+                [.text("x,y"), .text("say \"hi\"")], [.text("two\nlines"), .text("plain")],
+            ])
         XCTAssertEqual(try render(table), "a,b\r\n\"x,y\",\"say \"\"hi\"\"\"\r\n\"two\nlines\",plain\r\n")
     }
 
     func testNumbersAreNeverPrefixedButNegativeTextIs() throws {
-        let table = Table(name: "t", columns: [Column("id"), Column("amount", .euros), Column("n", .integer)],
-                          rows: [[.text("-5"), .number(-5), .integer(-5)]])
+        let table = Table(
+            name: "t", columns: [Column("id"), Column("amount", .euros), Column("n", .integer)],
+            rows: [[.text("-5"), .number(-5), .integer(-5)]])
         XCTAssertEqual(try render(table), "id,amount,n\r\n'-5,-5.00,-5\r\n")
     }
 
     func testHeaderOnlyTableAndShortRows() throws {
         let empty = Table(name: "e", columns: [Column("name"), Column("count", .integer)], rows: [[Value]]())
         XCTAssertEqual(try render(empty), "name,count\r\n")
-        let ragged = Table(name: "r", columns: [Column("a"), Column("b", .integer)],
-                           rows: [[.text("only")], [.text("x"), .integer(1), .text("extra")]])
+        let ragged = Table(
+            name: "r", columns: [Column("a"), Column("b", .integer)],
+            rows: [[.text("only")], [.text("x"), .integer(1), .text("extra")]])
         XCTAssertEqual(try render(ragged), "a,b\r\nonly,\r\nx,1\r\n")
     }
 
@@ -105,15 +143,20 @@ final class CSVWriterTests: XCTestCase {
     func testSummaryFormatsEachFigureByItsType() throws {
         let sink = ByteSink()
         try CSVWriter().writeSummary(WriterTestSupport.sampleReport.figures, to: sink)
-        XCTAssertEqual(try sink.collectedText(), "metric,value\r\nusers,3\r\nutilization,0.7312\r\nhours_out,12.35\r\n"
-            + "revenue_eur,100.00\r\naverage_score,72.3\r\nfirst_day,2016-09-30\r\nlabel,'=cmd\r\nmissing,\r\n")
+        XCTAssertEqual(
+            try sink.collectedText(),
+            "metric,value\r\nusers,3\r\nutilization,0.7312\r\nhours_out,12.35\r\n"
+                + "revenue_eur,100.00\r\naverage_score,72.3\r\nfirst_day,2016-09-30\r\nlabel,'=cmd\r\nmissing,\r\n")
     }
 
     func testATableNamedSummaryReplacesTheGeneratedOne() throws {
         let directory = try WriterTestSupport.temporaryDirectory(for: self)
         var report = WriterTestSupport.sampleReport
-        report.tables = [Table(name: "summary", columns: [Column("metric"), Column("value")],
-                               rows: [[.text("own"), .text("1")]])]
+        report.tables = [
+            Table(
+                name: "summary", columns: [Column("metric"), Column("value")],
+                rows: [[.text("own"), .text("1")]])
+        ]
         let urls = try CSVWriter().write(report, to: directory)
         XCTAssertEqual(urls.map(\.lastPathComponent), ["summary.csv"])
         XCTAssertEqual(try String(contentsOf: urls[0], encoding: .utf8), "metric,value\r\nown,1\r\n")
@@ -122,8 +165,10 @@ final class CSVWriterTests: XCTestCase {
     func testTwoTablesWritingTheSameFileIsAnError() throws {
         let directory = try WriterTestSupport.temporaryDirectory(for: self)
         var report = WriterTestSupport.sampleReport
-        report.tables = [Table(name: "a/b", columns: [Column("x")], rows: [[Value]]()),
-                         Table(name: "a_b", columns: [Column("x")], rows: [[Value]]())]
+        report.tables = [
+            Table(name: "a/b", columns: [Column("x")], rows: [[Value]]()),
+            Table(name: "a_b", columns: [Column("x")], rows: [[Value]]()),
+        ]
         XCTAssertThrowsError(try CSVWriter().write(report, to: directory)) { error in
             XCTAssertEqual((error as? OutputError)?.reason, .duplicateName)
         }
@@ -170,8 +215,9 @@ final class CSVWriterTests: XCTestCase {
                 return [.integer(index), .number(Double(index) / 8), .text("row \(index)")]
             }
         }
-        let table = Table(name: "big", columns: [Column("id", .integer), Column("hours", .duration), Column("label")],
-                          rows: rows)
+        let table = Table(
+            name: "big", columns: [Column("id", .integer), Column("hours", .duration), Column("label")],
+            rows: rows)
         let url = directory.appendingPathComponent("big.csv")
         try OutputFiles.writeFile(at: url) { try CSVWriter().writeTable(table, to: $0) }
         let text = try String(contentsOf: url, encoding: .utf8)
@@ -220,7 +266,9 @@ enum CSVParser {
                 record.append(String(field))
                 field = String.UnicodeScalarView()
             } else if character == "\r" {
-                guard index + 1 < characters.count, characters[index + 1] == "\n" else { throw Malformed(offset: index) }
+                guard index + 1 < characters.count, characters[index + 1] == "\n" else {
+                    throw Malformed(offset: index)
+                }
                 record.append(String(field))
                 records.append(record)
                 record = []

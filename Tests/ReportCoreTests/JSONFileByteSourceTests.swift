@@ -45,11 +45,13 @@ final class JSONFileByteSourceTests: XCTestCase {
     func testMissingFileAndDirectoryAreReadErrors() {
         let missing = directory.appendingPathComponent("nope.json").path
         XCTAssertThrowsError(try FileByteSource(path: missing)) { error in
-            XCTAssertEqual(error as? JSONReadError,
-                           JSONReadError(path: missing, message: "cannot open: No such file or directory"))
+            XCTAssertEqual(
+                error as? JSONReadError,
+                JSONReadError(path: missing, message: "cannot open: No such file or directory"))
         }
         XCTAssertThrowsError(try FileByteSource(path: directory.path)) { error in
-            XCTAssertEqual(error as? JSONReadError, JSONReadError(path: directory.path, message: "cannot open: is a directory"))
+            XCTAssertEqual(
+                error as? JSONReadError, JSONReadError(path: directory.path, message: "cannot open: is a directory"))
         }
     }
 

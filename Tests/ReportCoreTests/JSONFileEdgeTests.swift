@@ -48,8 +48,10 @@ final class JSONFileEdgeTests: XCTestCase {
         for (encoding, bytes) in samples {
             for jsonLines in [false, true] {
                 let outcome = readJSONWithEveryBuffer(bytes, jsonLines: jsonLines)
-                XCTAssertEqual(outcome.ending, .layout(JSONLayoutError(message: "looks like \(encoding); save it as UTF-8", byteOffset: 0)),
-                               "\(bytes.prefix(4)) jsonLines \(jsonLines)")
+                XCTAssertEqual(
+                    outcome.ending,
+                    .layout(JSONLayoutError(message: "looks like \(encoding); save it as UTF-8", byteOffset: 0)),
+                    "\(bytes.prefix(4)) jsonLines \(jsonLines)")
                 XCTAssertEqual(outcome.records, [])
             }
         }
@@ -74,8 +76,10 @@ final class JSONFileEdgeTests: XCTestCase {
     func testMemberNamesCompareByteForByte() throws {
         let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
         XCTAssertEqual(composed, decomposed, "Swift's == is canonical equivalence")
-        let object = JSONObject(members: [JSONObject.Member(key: decomposed, value: .integer(1)),
-                                          JSONObject.Member(key: composed, value: .integer(2))])
+        let object = JSONObject(members: [
+            JSONObject.Member(key: decomposed, value: .integer(1)),
+            JSONObject.Member(key: composed, value: .integer(2)),
+        ])
         XCTAssertNil(object.duplicateKey)
         XCTAssertEqual(object[composed], .integer(2))
         XCTAssertEqual(object[decomposed], .integer(1))
@@ -96,7 +100,9 @@ final class JSONFileEdgeTests: XCTestCase {
     }
 
     private func utf16(_ text: String, bigEndian: Bool) -> [UInt8] {
-        text.utf16.flatMap { unit in bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        text.utf16.flatMap { unit in
+            bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
     }
 
     private func utf32(_ text: String, bigEndian: Bool) -> [UInt8] {

@@ -103,18 +103,18 @@ final class JSONMalformedCorpusTests: XCTestCase {
     func testInvalidUTF8InStrings() {
         func inString(_ bytes: [UInt8]) -> [UInt8] { Array("[\"ab".utf8) + bytes + Array("cd\"]".utf8) }
         let variants: [(bytes: [UInt8], lead: String)] = [
-            ([0xC3], "0xC3"),                      // truncated two-byte sequence
-            ([0xE2, 0x82], "0xE2"),                // truncated three-byte sequence
-            ([0xF0, 0x9F, 0x98], "0xF0"),          // truncated four-byte sequence
-            ([0xC0, 0xAF], "0xC0"),                // overlong '/'
-            ([0xC1, 0xBF], "0xC1"),                // overlong
-            ([0xE0, 0x80, 0xAF], "0xE0"),          // overlong three-byte
-            ([0xF0, 0x80, 0x80, 0xAF], "0xF0"),    // overlong four-byte
-            ([0xED, 0xA0, 0x80], "0xED"),          // U+D800 encoded in UTF-8
-            ([0xED, 0xBF, 0xBF], "0xED"),          // U+DFFF encoded in UTF-8
-            ([0xF4, 0x90, 0x80, 0x80], "0xF4"),    // U+110000
-            ([0xF5, 0x80, 0x80, 0x80], "0xF5"),    // beyond Unicode
-            ([0x80], "0x80"),                      // stray continuation byte
+            ([0xC3], "0xC3"),  // truncated two-byte sequence
+            ([0xE2, 0x82], "0xE2"),  // truncated three-byte sequence
+            ([0xF0, 0x9F, 0x98], "0xF0"),  // truncated four-byte sequence
+            ([0xC0, 0xAF], "0xC0"),  // overlong '/'
+            ([0xC1, 0xBF], "0xC1"),  // overlong
+            ([0xE0, 0x80, 0xAF], "0xE0"),  // overlong three-byte
+            ([0xF0, 0x80, 0x80, 0xAF], "0xF0"),  // overlong four-byte
+            ([0xED, 0xA0, 0x80], "0xED"),  // U+D800 encoded in UTF-8
+            ([0xED, 0xBF, 0xBF], "0xED"),  // U+DFFF encoded in UTF-8
+            ([0xF4, 0x90, 0x80, 0x80], "0xF4"),  // U+110000
+            ([0xF5, 0x80, 0x80, 0x80], "0xF5"),  // beyond Unicode
+            ([0x80], "0x80"),  // stray continuation byte
             ([0xBF], "0xBF"),
             ([0xFE], "0xFE"),
             ([0xFF], "0xFF"),
@@ -139,14 +139,19 @@ final class JSONMalformedCorpusTests: XCTestCase {
         for count in 0..<20 {
             let prefix = String(repeating: "a", count: count)
             let suffix = "bcdefghijk"
-            for (written, decoded) in [("\\\"", "\""), ("é", "é"), ("\\n", "\n"), ("😀", "😀"), ("\u{7F}", "\u{7F}"), ("", "")] {
-                XCTAssertEqual(readJSON("[\"\(prefix)\(written)\(suffix)\"]").values, [.string(prefix + decoded + suffix)])
+            for (written, decoded) in [
+                ("\\\"", "\""), ("é", "é"), ("\\n", "\n"), ("😀", "😀"), ("\u{7F}", "\u{7F}"), ("", ""),
+            ] {
+                XCTAssertEqual(
+                    readJSON("[\"\(prefix)\(written)\(suffix)\"]").values, [.string(prefix + decoded + suffix)])
             }
             assertSyntaxError("[\"\(prefix)\u{1F}\(suffix)\"]", "control character U+001F in string", at: 2 + count)
-            assertSyntaxError(Array("[\"\(prefix)".utf8) + [0xFF] + Array("\(suffix)\"]".utf8), "invalid UTF-8 byte 0xFF",
-                              at: 2 + count)
-            assertSyntaxError(Array("[\"\(prefix)".utf8) + [0xE2, 0x28, 0xA1] + Array("\(suffix)\"]".utf8),
-                              "invalid UTF-8 byte 0xE2", at: 2 + count)
+            assertSyntaxError(
+                Array("[\"\(prefix)".utf8) + [0xFF] + Array("\(suffix)\"]".utf8), "invalid UTF-8 byte 0xFF",
+                at: 2 + count)
+            assertSyntaxError(
+                Array("[\"\(prefix)".utf8) + [0xE2, 0x28, 0xA1] + Array("\(suffix)\"]".utf8),
+                "invalid UTF-8 byte 0xE2", at: 2 + count)
         }
     }
 
@@ -172,8 +177,12 @@ final class JSONMalformedCorpusTests: XCTestCase {
             ("-1.5e3", "the number -1.5e3", 0), ("\u{FEFF}true", "the boolean true", 3),
         ]
         for (text, what, offset) in cases {
-            XCTAssertEqual(readJSON(text).ending, .layout(JSONLayoutError(
-                message: "a JSON value, not records: the file holds " + what + suffix, byteOffset: offset)), text)
+            XCTAssertEqual(
+                readJSON(text).ending,
+                .layout(
+                    JSONLayoutError(
+                        message: "a JSON value, not records: the file holds " + what + suffix, byteOffset: offset)),
+                text)
         }
         assertSyntaxError("]", "unexpected character ']'", at: 0)
         assertSyntaxError("42 43", "unexpected character '4'", at: 3)
@@ -215,9 +224,11 @@ final class JSONMalformedCorpusTests: XCTestCase {
     }
 
     func testErrorDescriptions() {
-        XCTAssertEqual(JSONSyntaxError(message: "unterminated string", byteOffset: 1234).description,
-                       "unterminated string at byte 1234")
-        XCTAssertEqual(JSONSyntaxError(message: "unexpected character 'x'", byteOffset: 1234, line: 7).description,
-                       "unexpected character 'x' at line 7, byte 1234")
+        XCTAssertEqual(
+            JSONSyntaxError(message: "unterminated string", byteOffset: 1234).description,
+            "unterminated string at byte 1234")
+        XCTAssertEqual(
+            JSONSyntaxError(message: "unexpected character 'x'", byteOffset: 1234, line: 7).description,
+            "unexpected character 'x' at line 7, byte 1234")
     }
 }

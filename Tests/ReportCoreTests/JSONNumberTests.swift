@@ -13,8 +13,9 @@ final class JSONNumberTests: XCTestCase {
                 continue
             }
             XCTAssertEqual(written, literal, file: file, line: line)
-            XCTAssertEqual(number.bitPattern, expected.bitPattern, "\(literal): \(number) instead of \(expected)",
-                           file: file, line: line)
+            XCTAssertEqual(
+                number.bitPattern, expected.bitPattern, "\(literal): \(number) instead of \(expected)",
+                file: file, line: line)
         }
     }
 

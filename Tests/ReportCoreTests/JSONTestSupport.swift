@@ -34,11 +34,14 @@ enum JSONTestInput {
 }
 
 /// Reads `input` to its end with one buffer size.
-func readJSON(_ input: [UInt8], jsonLines: Bool = false, bufferSize: Int, maxDepth: Int = 512,
-              maxStringBytes: Int = 16 << 20, maxRecordBytes: Int = 64 << 20) -> JSONReadOutcome {
-    let reader = JSONRecordReader(source: MemoryByteSource(input), jsonLines: jsonLines, maxDepth: maxDepth,
-                                  maxStringBytes: maxStringBytes, maxRecordBytes: maxRecordBytes,
-                                  bufferSize: bufferSize)
+func readJSON(
+    _ input: [UInt8], jsonLines: Bool = false, bufferSize: Int, maxDepth: Int = 512,
+    maxStringBytes: Int = 16 << 20, maxRecordBytes: Int = 64 << 20
+) -> JSONReadOutcome {
+    let reader = JSONRecordReader(
+        source: MemoryByteSource(input), jsonLines: jsonLines, maxDepth: maxDepth,
+        maxStringBytes: maxStringBytes, maxRecordBytes: maxRecordBytes,
+        bufferSize: bufferSize)
     var outcome = JSONReadOutcome()
     do {
         while let record = try reader.next() { outcome.records.append(record) }
@@ -60,14 +63,18 @@ func readJSON(_ input: [UInt8], jsonLines: Bool = false, bufferSize: Int, maxDep
 }
 
 /// Reads `input` with every test buffer size, asserts that they all agree, and returns the outcome.
-func readJSONWithEveryBuffer(_ input: [UInt8], jsonLines: Bool = false, maxDepth: Int = 512,
-                             maxStringBytes: Int = 16 << 20, maxRecordBytes: Int = 64 << 20,
-                             file: StaticString = #filePath, line: UInt = #line) -> JSONReadOutcome {
-    let reference = readJSON(input, jsonLines: jsonLines, bufferSize: 64 << 10, maxDepth: maxDepth,
-                             maxStringBytes: maxStringBytes, maxRecordBytes: maxRecordBytes)
+func readJSONWithEveryBuffer(
+    _ input: [UInt8], jsonLines: Bool = false, maxDepth: Int = 512,
+    maxStringBytes: Int = 16 << 20, maxRecordBytes: Int = 64 << 20,
+    file: StaticString = #filePath, line: UInt = #line
+) -> JSONReadOutcome {
+    let reference = readJSON(
+        input, jsonLines: jsonLines, bufferSize: 64 << 10, maxDepth: maxDepth,
+        maxStringBytes: maxStringBytes, maxRecordBytes: maxRecordBytes)
     for size in jsonTestBufferSizes.dropLast() {
-        let outcome = readJSON(input, jsonLines: jsonLines, bufferSize: size, maxDepth: maxDepth,
-                               maxStringBytes: maxStringBytes, maxRecordBytes: maxRecordBytes)
+        let outcome = readJSON(
+            input, jsonLines: jsonLines, bufferSize: size, maxDepth: maxDepth,
+            maxStringBytes: maxStringBytes, maxRecordBytes: maxRecordBytes)
         var comparable = outcome
         var comparableReference = reference
         // How far the reader got before an error depends on how much it had buffered.
@@ -80,10 +87,13 @@ func readJSONWithEveryBuffer(_ input: [UInt8], jsonLines: Bool = false, maxDepth
     return reference
 }
 
-func readJSON(_ text: String, jsonLines: Bool = false, maxDepth: Int = 512, maxStringBytes: Int = 16 << 20,
-              maxRecordBytes: Int = 64 << 20, file: StaticString = #filePath, line: UInt = #line) -> JSONReadOutcome {
-    readJSONWithEveryBuffer(Array(text.utf8), jsonLines: jsonLines, maxDepth: maxDepth,
-                            maxStringBytes: maxStringBytes, maxRecordBytes: maxRecordBytes, file: file, line: line)
+func readJSON(
+    _ text: String, jsonLines: Bool = false, maxDepth: Int = 512, maxStringBytes: Int = 16 << 20,
+    maxRecordBytes: Int = 64 << 20, file: StaticString = #filePath, line: UInt = #line
+) -> JSONReadOutcome {
+    readJSONWithEveryBuffer(
+        Array(text.utf8), jsonLines: jsonLines, maxDepth: maxDepth,
+        maxStringBytes: maxStringBytes, maxRecordBytes: maxRecordBytes, file: file, line: line)
 }
 
 /// An object value with members in the given order.
@@ -96,18 +106,25 @@ func jsonNumber(_ literal: String) -> JSONValue {
 }
 
 /// Asserts that reading `input` fails with exactly this message at exactly this offset.
-func assertSyntaxError(_ input: [UInt8], _ message: String, at byteOffset: Int, jsonLines: Bool = false,
-                       maxDepth: Int = 512, maxStringBytes: Int = 16 << 20, maxRecordBytes: Int = 64 << 20,
-                       file: StaticString = #filePath, line: UInt = #line) {
-    let outcome = readJSONWithEveryBuffer(input, jsonLines: jsonLines, maxDepth: maxDepth, maxStringBytes: maxStringBytes,
-                                          maxRecordBytes: maxRecordBytes, file: file, line: line)
-    XCTAssertEqual(outcome.ending, .syntax(JSONSyntaxError(message: message, byteOffset: byteOffset)),
-                   file: file, line: line)
+func assertSyntaxError(
+    _ input: [UInt8], _ message: String, at byteOffset: Int, jsonLines: Bool = false,
+    maxDepth: Int = 512, maxStringBytes: Int = 16 << 20, maxRecordBytes: Int = 64 << 20,
+    file: StaticString = #filePath, line: UInt = #line
+) {
+    let outcome = readJSONWithEveryBuffer(
+        input, jsonLines: jsonLines, maxDepth: maxDepth, maxStringBytes: maxStringBytes,
+        maxRecordBytes: maxRecordBytes, file: file, line: line)
+    XCTAssertEqual(
+        outcome.ending, .syntax(JSONSyntaxError(message: message, byteOffset: byteOffset)),
+        file: file, line: line)
 }
 
-func assertSyntaxError(_ text: String, _ message: String, at byteOffset: Int, maxDepth: Int = 512,
-                       maxStringBytes: Int = 16 << 20, maxRecordBytes: Int = 64 << 20,
-                       file: StaticString = #filePath, line: UInt = #line) {
-    assertSyntaxError(Array(text.utf8), message, at: byteOffset, maxDepth: maxDepth, maxStringBytes: maxStringBytes,
-                      maxRecordBytes: maxRecordBytes, file: file, line: line)
+func assertSyntaxError(
+    _ text: String, _ message: String, at byteOffset: Int, maxDepth: Int = 512,
+    maxStringBytes: Int = 16 << 20, maxRecordBytes: Int = 64 << 20,
+    file: StaticString = #filePath, line: UInt = #line
+) {
+    assertSyntaxError(
+        Array(text.utf8), message, at: byteOffset, maxDepth: maxDepth, maxStringBytes: maxStringBytes,
+        maxRecordBytes: maxRecordBytes, file: file, line: line)
 }

@@ -8,24 +8,34 @@ final class JSONValidCorpusTests: XCTestCase {
         let outcome = readJSON(#"[{"id":1,"name":"a"}, {"id":"2"}]"#)
         XCTAssertEqual(outcome.ending, .end)
         XCTAssertEqual(outcome.layout, .array)
-        XCTAssertEqual(outcome.records, [
-            JSONRecord(index: 1, line: nil, byteOffset: 1,
-                       value: .success(jsonObject(("id", .integer(1)), ("name", .string("a"))))),
-            JSONRecord(index: 2, line: nil, byteOffset: 22, value: .success(jsonObject(("id", .string("2"))))),
-        ])
+        XCTAssertEqual(
+            outcome.records,
+            [
+                JSONRecord(
+                    index: 1, line: nil, byteOffset: 1,
+                    value: .success(jsonObject(("id", .integer(1)), ("name", .string("a"))))),
+                JSONRecord(index: 2, line: nil, byteOffset: 22, value: .success(jsonObject(("id", .string("2"))))),
+            ])
         XCTAssertEqual(outcome.bytesConsumed, 33)
     }
 
     func testTypicalTaskRecord() {
-        let text = #"[{"id":"task-000123456","userId":"user-0042","date":"2026-11-28","libelle":"Préparer la réunion d'équipe","state":"terminee","contexte":["Travail","Focus"],"createdAt":"2026-11-27T08:00:00+01:00","completedAt":"2026-11-28T10:15:00+01:00"}]"#
+        let text =
+            #"[{"id":"task-000123456","userId":"user-0042","date":"2026-11-28","libelle":"Préparer la réunion d'équipe","state":"terminee","contexte":["Travail","Focus"],"createdAt":"2026-11-27T08:00:00+01:00","completedAt":"2026-11-28T10:15:00+01:00"}]"#
         let outcome = readJSON(text)
         XCTAssertEqual(outcome.ending, .end)
-        XCTAssertEqual(outcome.values, [jsonObject(
-            ("id", .string("task-000123456")), ("userId", .string("user-0042")), ("date", .string("2026-11-28")),
-            ("libelle", .string("Préparer la réunion d'équipe")), ("state", .string("terminee")),
-            ("contexte", .array([.string("Travail"), .string("Focus")])),
-            ("createdAt", .string("2026-11-27T08:00:00+01:00")), ("completedAt", .string("2026-11-28T10:15:00+01:00"))
-        )])
+        XCTAssertEqual(
+            outcome.values,
+            [
+                jsonObject(
+                    ("id", .string("task-000123456")), ("userId", .string("user-0042")),
+                    ("date", .string("2026-11-28")),
+                    ("libelle", .string("Préparer la réunion d'équipe")), ("state", .string("terminee")),
+                    ("contexte", .array([.string("Travail"), .string("Focus")])),
+                    ("createdAt", .string("2026-11-27T08:00:00+01:00")),
+                    ("completedAt", .string("2026-11-28T10:15:00+01:00"))
+                )
+            ])
     }
 
     func testEmptyArrays() {
@@ -45,41 +55,45 @@ final class JSONValidCorpusTests: XCTestCase {
 
     func testWrapperWithScalarsBeforeAndAfterTheArray() {
         let text = """
-        {
-          "exported_at": "2026-11-28T07:00:00Z",
-          "version": 3,
-          "tasks": [
-            {"id": 1},
-            {"id": 2}
-          ],
-          "complete": true,
-          "note": null
-        }
+            {
+              "exported_at": "2026-11-28T07:00:00Z",
+              "version": 3,
+              "tasks": [
+                {"id": 1},
+                {"id": 2}
+              ],
+              "complete": true,
+              "note": null
+            }
 
-        """
+            """
         let outcome = readJSON(text)
         XCTAssertEqual(outcome.ending, .end)
         XCTAssertEqual(outcome.layout, .wrapper(key: "tasks"))
         XCTAssertEqual(outcome.values, [jsonObject(("id", .integer(1))), jsonObject(("id", .integer(2)))])
         XCTAssertEqual(outcome.records.map(\.index), [1, 2])
-        XCTAssertEqual(outcome.wrapperMetadata, [
-            JSONObject.Member(key: "exported_at", value: .string("2026-11-28T07:00:00Z")),
-            JSONObject.Member(key: "version", value: .integer(3)),
-            JSONObject.Member(key: "complete", value: .bool(true)),
-            JSONObject.Member(key: "note", value: .null),
-        ])
+        XCTAssertEqual(
+            outcome.wrapperMetadata,
+            [
+                JSONObject.Member(key: "exported_at", value: .string("2026-11-28T07:00:00Z")),
+                JSONObject.Member(key: "version", value: .integer(3)),
+                JSONObject.Member(key: "complete", value: .bool(true)),
+                JSONObject.Member(key: "note", value: .null),
+            ])
     }
 
     func testWrapperRecordsArriveBeforeTheObjectEnds() throws {
         // The object is never closed: the records before the cut are still delivered first.
-        let reader = JSONRecordReader(source: MemoryByteSource(Array(#"{"a":"x","assignments":[{"id":1},{"id":2}"#.utf8)),
-                                      jsonLines: false, bufferSize: 4)
+        let reader = JSONRecordReader(
+            source: MemoryByteSource(Array(#"{"a":"x","assignments":[{"id":1},{"id":2}"#.utf8)),
+            jsonLines: false, bufferSize: 4)
         XCTAssertEqual(try reader.next()?.value, .success(jsonObject(("id", .integer(1)))))
         XCTAssertEqual(reader.layout, .wrapper(key: "assignments"))
         XCTAssertEqual(reader.wrapperMetadata, [JSONObject.Member(key: "a", value: .string("x"))])
         XCTAssertEqual(try reader.next()?.value, .success(jsonObject(("id", .integer(2)))))
         XCTAssertThrowsError(try reader.next()) { error in
-            XCTAssertEqual(error as? JSONSyntaxError, JSONSyntaxError(message: "unexpected end of file", byteOffset: 41))
+            XCTAssertEqual(
+                error as? JSONSyntaxError, JSONSyntaxError(message: "unexpected end of file", byteOffset: 41))
         }
     }
 
@@ -94,11 +108,21 @@ final class JSONValidCorpusTests: XCTestCase {
     func testByteOrderMarkIsSkipped() {
         let outcome = readJSONWithEveryBuffer([0xEF, 0xBB, 0xBF] + Array(#" [{"id":1}]"#.utf8))
         XCTAssertEqual(outcome.ending, .end)
-        XCTAssertEqual(outcome.records, [JSONRecord(index: 1, line: nil, byteOffset: 5,
-                                                    value: .success(jsonObject(("id", .integer(1)))))])
+        XCTAssertEqual(
+            outcome.records,
+            [
+                JSONRecord(
+                    index: 1, line: nil, byteOffset: 5,
+                    value: .success(jsonObject(("id", .integer(1)))))
+            ])
         let lines = readJSONWithEveryBuffer([0xEF, 0xBB, 0xBF] + Array("{\"id\":1}\n".utf8), jsonLines: true)
-        XCTAssertEqual(lines.records, [JSONRecord(index: 1, line: 1, byteOffset: 3,
-                                                  value: .success(jsonObject(("id", .integer(1)))))])
+        XCTAssertEqual(
+            lines.records,
+            [
+                JSONRecord(
+                    index: 1, line: 1, byteOffset: 3,
+                    value: .success(jsonObject(("id", .integer(1)))))
+            ])
     }
 
     func testEmptyAndBlankFilesHaveNoRecords() {
@@ -124,40 +148,56 @@ final class JSONValidCorpusTests: XCTestCase {
     }
 
     func testRawUnicode() {
-        let text = "[\"Préparer la réunion d'équipe\", \"日本語\", \"😀\", \"\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}\"]"
+        let text =
+            "[\"Préparer la réunion d'équipe\", \"日本語\", \"😀\", \"\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}\"]"
         let outcome = readJSON(text)
-        XCTAssertEqual(outcome.values, [.string("Préparer la réunion d'équipe"), .string("日本語"), .string("😀"),
-                                        .string("\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}")])
+        XCTAssertEqual(
+            outcome.values,
+            [
+                .string("Préparer la réunion d'équipe"), .string("日本語"), .string("😀"),
+                .string("\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}"),
+            ])
     }
 
     func testNumberEdgeCases() {
-        let text = "[0, -0, 1.5e3, 9223372036854775807, 9223372036854775808, -9223372036854775808, "
+        let text =
+            "[0, -0, 1.5e3, 9223372036854775807, 9223372036854775808, -9223372036854775808, "
             + "-9223372036854775809, 1e999, -1e999, 12345678901234567890, 0.5, -0.0, 1E+2, 1e-2, 2.5E-3, 1e-999, 10]"
         let outcome = readJSON(text)
         XCTAssertEqual(outcome.ending, .end)
-        XCTAssertEqual(outcome.values, [
-            .integer(0), .integer(0), jsonNumber("1.5e3"), .integer(Int64.max),
-            jsonNumber("9223372036854775808"), .integer(Int64.min), jsonNumber("-9223372036854775809"),
-            .number(.infinity, literal: "1e999"), .number(-.infinity, literal: "-1e999"),
-            .number(1.2345678901234567e19, literal: "12345678901234567890"), jsonNumber("0.5"),
-            jsonNumber("-0.0"), .number(100, literal: "1E+2"), jsonNumber("1e-2"), jsonNumber("2.5E-3"),
-            .number(0, literal: "1e-999"), .integer(10),
-        ])
+        XCTAssertEqual(
+            outcome.values,
+            [
+                .integer(0), .integer(0), jsonNumber("1.5e3"), .integer(Int64.max),
+                jsonNumber("9223372036854775808"), .integer(Int64.min), jsonNumber("-9223372036854775809"),
+                .number(.infinity, literal: "1e999"), .number(-.infinity, literal: "-1e999"),
+                .number(1.2345678901234567e19, literal: "12345678901234567890"), jsonNumber("0.5"),
+                jsonNumber("-0.0"), .number(100, literal: "1E+2"), jsonNumber("1e-2"), jsonNumber("2.5E-3"),
+                .number(0, literal: "1e-999"), .integer(10),
+            ])
         if case .number(let value, _) = outcome.values[1] { XCTFail("-0 read as \(value)") }
     }
 
     func testNumbersAndLiteralsAtTheEndOfJSONLines() {
         let outcome = readJSON("1\n-2.5\ntrue\nfalse\nnull\n12e2", jsonLines: true)
-        XCTAssertEqual(outcome.values, [.integer(1), jsonNumber("-2.5"), .bool(true), .bool(false), .null,
-                                        jsonNumber("12e2")])
+        XCTAssertEqual(
+            outcome.values,
+            [
+                .integer(1), jsonNumber("-2.5"), .bool(true), .bool(false), .null,
+                jsonNumber("12e2"),
+            ])
     }
 
     func testNestedValuesAndWhitespace() {
         let outcome = readJSON(#" [ { "a" : [ 1 , [ 2 , { "b" : null } ] ] , "c" : { } , "d" : [ ] } ] "#)
-        XCTAssertEqual(outcome.values, [jsonObject(
-            ("a", .array([.integer(1), .array([.integer(2), jsonObject(("b", .null))])])),
-            ("c", .object(JSONObject())), ("d", .array([]))
-        )])
+        XCTAssertEqual(
+            outcome.values,
+            [
+                jsonObject(
+                    ("a", .array([.integer(1), .array([.integer(2), jsonObject(("b", .null))])])),
+                    ("c", .object(JSONObject())), ("d", .array([]))
+                )
+            ])
     }
 
     func testDuplicateKeysArePreservedInOrder() {
@@ -189,13 +229,15 @@ final class JSONValidCorpusTests: XCTestCase {
         let expected = String(repeating: "abcé\n😀é", count: 2_000)
         let outcome = readJSON("[\"\(long)\"]")
         XCTAssertEqual(outcome.values, [.string(expected)])
-        XCTAssertEqual(readJSON("[\"" + String(repeating: "x", count: 70_000) + "\"]").values,
-                       [.string(String(repeating: "x", count: 70_000))])
+        XCTAssertEqual(
+            readJSON("[\"" + String(repeating: "x", count: 70_000) + "\"]").values,
+            [.string(String(repeating: "x", count: 70_000))])
     }
 
     func testStringOfExactlyTheMaximumLength() {
-        XCTAssertEqual(readJSON(#"["12345678", "1234567\u00e9"]"#, maxStringBytes: 9).values,
-                       [.string("12345678"), .string("1234567é")])
+        XCTAssertEqual(
+            readJSON(#"["12345678", "1234567\u00e9"]"#, maxStringBytes: 9).values,
+            [.string("12345678"), .string("1234567é")])
     }
 
     func testManyShortStringsComeBackExactly() {
@@ -227,6 +269,7 @@ final class JSONValidCorpusTests: XCTestCase {
         let forward = strings.map { "\"\($0)\"" }.joined(separator: ",")
         let backward = strings.reversed().map { "\"\($0)\"" }.joined(separator: ",")
         let outcome = readJSON("[[\(forward)],[\(backward)]]")
-        XCTAssertEqual(outcome.values, [.array(strings.map { .string($0) }), .array(strings.reversed().map { .string($0) })])
+        XCTAssertEqual(
+            outcome.values, [.array(strings.map { .string($0) }), .array(strings.reversed().map { .string($0) })])
     }
 }

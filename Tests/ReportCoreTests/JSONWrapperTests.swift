@@ -18,10 +18,12 @@ final class JSONWrapperTests: XCTestCase {
         let again = readJSON(text, jsonLines: true)
         XCTAssertEqual(again.ending, .end)
         XCTAssertEqual(again.layout, .jsonLines)
-        XCTAssertEqual(again.records, [
-            JSONRecord(index: 1, line: 1, byteOffset: 0, value: .success(jsonObject(("id", .integer(1))))),
-            JSONRecord(index: 2, line: 2, byteOffset: 9, value: .success(jsonObject(("id", .integer(2))))),
-        ])
+        XCTAssertEqual(
+            again.records,
+            [
+                JSONRecord(index: 1, line: 1, byteOffset: 0, value: .success(jsonObject(("id", .integer(1))))),
+                JSONRecord(index: 2, line: 2, byteOffset: 9, value: .success(jsonObject(("id", .integer(2))))),
+            ])
     }
 
     func testEveryShapeThatIsNotAWrapperSaysWhy() {
@@ -35,7 +37,10 @@ final class JSONWrapperTests: XCTestCase {
             (#"{"tasks":[true]}"#, #"element 1 of member "tasks" is a boolean, not an object"#, 10),
             (#"{"id":1,"name":"x"}"#, "no member is an array of records", 18),
             ("{}", "no member is an array of records", 1),
-            (#"{"meta":{"v":1},"data":{"tasks":[]}}"#, #"member "meta" is an object, and no member is an array of records"#, 35),
+            (
+                #"{"meta":{"v":1},"data":{"tasks":[]}}"#,
+                #"member "meta" is an object, and no member is an array of records"#, 35
+            ),
         ]
         for (text, reason, offset) in cases {
             let outcome = readJSON(text)
@@ -43,8 +48,11 @@ final class JSONWrapperTests: XCTestCase {
             XCTAssertEqual(outcome.notAWrapper, NotAWrapper(reason: reason, byteOffset: offset), text)
             XCTAssertFalse(startsWithObjectLines(text), "one line and nothing after it is one document: \(text)")
         }
-        XCTAssertEqual(NotAWrapper(reason: #"member "meta" is an object, and no member is an array of records"#, byteOffset: 35).description,
-                       #"not a wrapper: member "meta" is an object, and no member is an array of records at byte 35; a wrapper holds one array of records beside scalar or object members"#)
+        XCTAssertEqual(
+            NotAWrapper(reason: #"member "meta" is an object, and no member is an array of records"#, byteOffset: 35)
+                .description,
+            #"not a wrapper: member "meta" is an object, and no member is an array of records at byte 35; a wrapper holds one array of records beside scalar or object members"#
+        )
     }
 
     func testObjectMembersAreMetadataBesideTheRecords() {
@@ -80,7 +88,9 @@ final class JSONWrapperTests: XCTestCase {
         XCTAssertEqual(fine.records.map(\.byteOffset), [13])
 
         let another = readJSON("{\"tasks\":[]}\n\n {\"tasks\":[]}")
-        XCTAssertEqual(another.notAWrapper, NotAWrapper(reason: "another object follows", byteOffset: 15, isFollowedByObject: true))
+        XCTAssertEqual(
+            another.notAWrapper, NotAWrapper(reason: "another object follows", byteOffset: 15, isFollowedByObject: true)
+        )
 
         assertSyntaxError("{\"tasks\":[]}\nx", "unexpected character 'x' after the end of the object", at: 13)
         assertSyntaxError(#"{"tasks":[]} {"tasks":[]}"#, "unexpected character '{' after the end of the object", at: 13)

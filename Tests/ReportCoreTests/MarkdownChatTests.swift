@@ -14,24 +14,34 @@ final class MarkdownChatTests: XCTestCase {
 
     func testADailyTableShowsTheLatestDaysFirstAndCountsTheRest() {
         var rows: [[Value]] = []
-        for number in 1...12 { rows.append([day(String(format: "2026-11-%02d", number)), .text("a"), .integer(number)]) }
+        for number in 1...12 {
+            rows.append([day(String(format: "2026-11-%02d", number)), .text("a"), .integer(number)])
+        }
         rows.append([day("2026-11-12"), .text("b"), .integer(99)])  // same day: table order kept
-        let table = Table(name: "daily", columns: [Column("day", .date), Column("user"), Column("score", .integer)],
-                          rows: rows, markdownLimit: 3).markdown(.latestFirst("day"))
+        let table = Table(
+            name: "daily", columns: [Column("day", .date), Column("user"), Column("score", .integer)],
+            rows: rows, markdownLimit: 3
+        ).markdown(.latestFirst("day"))
         let lines = MarkdownTable.lines(table)
-        XCTAssertEqual(Array(lines.suffix(8)), [
-            "The latest 3 by day, latest first.", "",
-            "| Day | User | Score |", "|---|---|---:|",
-            "| 2026-11-12 | a | 12 |", "| 2026-11-12 | b | 99 |", "| 2026-11-11 | a | 11 |",
-            "", "10 more rows in the CSV and XLSX files.",
-        ].suffix(8))
+        XCTAssertEqual(
+            Array(lines.suffix(8)),
+            [
+                "The latest 3 by day, latest first.", "",
+                "| Day | User | Score |", "|---|---|---:|",
+                "| 2026-11-12 | a | 12 |", "| 2026-11-12 | b | 99 |", "| 2026-11-11 | a | 11 |",
+                "", "10 more rows in the CSV and XLSX files.",
+            ].suffix(8))
     }
 
     func testOtherTablesShowTheirTopRowsByTheMainFigureAndChosenColumns() {
-        let rows: [[Value]] = [[.text("A"), .number(0.2), .integer(1)], [.text("B"), .empty, .integer(2)],
-                               [.text("C"), .number(0.9), .integer(3)], [.text("D"), .number(0.5), .integer(4)]]
-        let table = Table(name: "vehicles", columns: [Column("plate"), Column("utilization", .percent), Column("km", .integer)],
-                          rows: rows, markdownLimit: 2).markdown(.largestFirst("utilization"), columns: ["plate", "utilization"])
+        let rows: [[Value]] = [
+            [.text("A"), .number(0.2), .integer(1)], [.text("B"), .empty, .integer(2)],
+            [.text("C"), .number(0.9), .integer(3)], [.text("D"), .number(0.5), .integer(4)],
+        ]
+        let table = Table(
+            name: "vehicles", columns: [Column("plate"), Column("utilization", .percent), Column("km", .integer)],
+            rows: rows, markdownLimit: 2
+        ).markdown(.largestFirst("utilization"), columns: ["plate", "utilization"])
         let lines = MarkdownTable.lines(table)
         XCTAssertTrue(lines.contains("The top 2 by utilization."), "\(lines)")
         XCTAssertTrue(lines.contains("| Plate | Utilization |"), "\(lines)")
@@ -42,14 +52,20 @@ final class MarkdownChatTests: XCTestCase {
 
     func testLongCellsAndNotesStayWithinAChatLine() {
         let detail = String(repeating: "overlap ", count: 30)
-        let report = Report(kind: "fleet", title: "T", scope: "s", asOf: Timestamp(seconds: 0),
-                            tables: [Table(name: "quality", columns: [Column("issue"), Column("detail")],
-                                           rows: [[.text("overlapping_loans"), .text(detail)]])],
-                            notes: [String(repeating: "a note that goes on ", count: 20)])
+        let report = Report(
+            kind: "fleet", title: "T", scope: "s", asOf: Timestamp(seconds: 0),
+            tables: [
+                Table(
+                    name: "quality", columns: [Column("issue"), Column("detail")],
+                    rows: [[.text("overlapping_loans"), .text(detail)]])
+            ],
+            notes: [String(repeating: "a note that goes on ", count: 20)])
         let markdown = MarkdownWriter().render(report).markdown
         for line in markdown.split(separator: "\n") { XCTAssertLessThanOrEqual(line.count, 120, String(line)) }
         XCTAssertTrue(markdown.contains("| overlapping_loans | " + String(detail.prefix(59)) + "… |"), markdown)
-        XCTAssertTrue(markdown.contains("\n- a note") && markdown.contains("goes\n  on a note"), "a wrapped note continues indented: \(markdown)")
+        XCTAssertTrue(
+            markdown.contains("\n- a note") && markdown.contains("goes\n  on a note"),
+            "a wrapped note continues indented: \(markdown)")
     }
 
     /// Every line of the sample Markdown reports fits a chat window.
@@ -68,7 +84,8 @@ final class MarkdownChatTests: XCTestCase {
 /// The PNG pictures are drawn by librsvg from the SVG, not by hand: pixels of the drawing show up.
 final class PNGRendererTests: XCTestCase {
     func testAnSVGIsDrawnAtTwiceItsSizeOnWhite() throws {
-        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"6\">"
+        let svg =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"6\">"
             + "<rect x=\"0\" y=\"0\" width=\"5\" height=\"6\" fill=\"#ff0000\"/></svg>"
         let png = try PNGRenderer.png(fromSVG: svg)
         XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])

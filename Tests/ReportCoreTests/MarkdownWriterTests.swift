@@ -18,7 +18,9 @@ final class MarkdownWriterTests: XCTestCase {
     func testWritesTheReportAndItsPicturesBesideIt() throws {
         let directory = try WriterTestSupport.temporaryDirectory(for: self)
         let urls = try MarkdownWriter().write(WriterTestSupport.sampleReport, to: directory)
-        let stems = ["fleet-salon2016-minutes", "fleet-salon2016-percent", "fleet-salon2016-share", "fleet-salon2016-damage"]
+        let stems = [
+            "fleet-salon2016-minutes", "fleet-salon2016-percent", "fleet-salon2016-share", "fleet-salon2016-damage",
+        ]
         let names = ["fleet-salon2016.md"] + stems.flatMap { [$0 + ".svg", $0 + ".png"] }
         XCTAssertEqual(urls.map(\.lastPathComponent), names)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), names.sorted())
@@ -29,7 +31,8 @@ final class MarkdownWriterTests: XCTestCase {
         // Each PNG is the SVG drawn at twice its size: the PNG header's width and height.
         for url in urls where url.pathExtension == "png" {
             let bytes = try [UInt8](Data(contentsOf: url))
-            XCTAssertEqual(Array(bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], url.lastPathComponent)
+            XCTAssertEqual(
+                Array(bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], url.lastPathComponent)
             let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
             XCTAssertEqual(width, SVGCharts.width * 2, url.lastPathComponent)
         }
@@ -37,8 +40,10 @@ final class MarkdownWriterTests: XCTestCase {
 
     func testSectionsFollowTheSpec() {
         let markdown = MarkdownWriter().render(WriterTestSupport.sampleReport).markdown
-        XCTAssertTrue(markdown.hasPrefix("# Sample report\n\n- Scope: salon2016\n- As of: 2016-10-01T18:00:00+02:00\n"
-            + "- Tool version: report 0.1.0\n"))
+        XCTAssertTrue(
+            markdown.hasPrefix(
+                "# Sample report\n\n- Scope: salon2016\n- As of: 2016-10-01T18:00:00+02:00\n"
+                    + "- Tool version: report 0.1.0\n"))
         XCTAssertTrue(markdown.contains("| Utilization | ███████░░░  73 % |"))
         XCTAssertTrue(markdown.contains("\n2 more rows in the CSV and XLSX files.\n"))
         XCTAssertTrue(markdown.contains("## Empty\n\nNo rows.\n"))
@@ -61,11 +66,16 @@ final class MarkdownWriterTests: XCTestCase {
                 return [.integer(index)]
             }
         }
-        let table = Table(name: "t", columns: [Column("n", .integer)], rows: rows, outputs: [.markdown, .xlsx],
-                          markdownLimit: 4)
+        let table = Table(
+            name: "t", columns: [Column("n", .integer)], rows: rows, outputs: [.markdown, .xlsx],
+            markdownLimit: 4)
         let lines = MarkdownTable.lines(table)
-        XCTAssertEqual(lines, ["## T", "", "| N |", "|---:|", "| 1 |", "| 2 |", "| 3 |", "| 4 |", "",
-                               "1 more row in the XLSX file."])
+        XCTAssertEqual(
+            lines,
+            [
+                "## T", "", "| N |", "|---:|", "| 1 |", "| 2 |", "| 3 |", "| 4 |", "",
+                "1 more row in the XLSX file.",
+            ])
     }
 
     func testPercentBars() {
@@ -90,9 +100,13 @@ final class MarkdownWriterTests: XCTestCase {
         report.charts = [report.charts[0], report.charts[0]]
         report.charts[1].fileStem = "minutes"
         let urls = try MarkdownWriter().write(report, to: directory)
-        XCTAssertEqual(urls.map(\.lastPathComponent), ["fleet-.._x.md", "fleet-.._x-minutes.svg", "fleet-.._x-minutes.png",
-                                                       "fleet-.._x-minutes-2.svg", "fleet-.._x-minutes-2.png",
-                                                       "fleet-.._x-damage.svg", "fleet-.._x-damage.png"])
+        XCTAssertEqual(
+            urls.map(\.lastPathComponent),
+            [
+                "fleet-.._x.md", "fleet-.._x-minutes.svg", "fleet-.._x-minutes.png",
+                "fleet-.._x-minutes-2.svg", "fleet-.._x-minutes-2.png",
+                "fleet-.._x-damage.svg", "fleet-.._x-damage.png",
+            ])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).count, 7)
     }
 }

@@ -38,7 +38,8 @@ final class OutputFilesTests: XCTestCase {
         XCTAssertEqual(OutputFiles.sanitizeFileName(sanitized), sanitized, "idempotent")
         let unicode = String(repeating: "é", count: 300)
         XCTAssertLessThanOrEqual(OutputFiles.sanitizeFileName(unicode).utf8.count, 100)
-        XCTAssertEqual(OutputFiles.sanitizeFileName(String(repeating: "a", count: 100)), String(repeating: "a", count: 100))
+        XCTAssertEqual(
+            OutputFiles.sanitizeFileName(String(repeating: "a", count: 100)), String(repeating: "a", count: 100))
     }
 
     func testFileNameKeepsItsExtensionWhenCut() {
@@ -73,11 +74,13 @@ final class OutputFilesTests: XCTestCase {
         let directory = try WriterTestSupport.temporaryDirectory(for: self)
         let url = directory.appendingPathComponent("report.md")
         try OutputFiles.writeFile(at: url, contents: "kept\n")
-        XCTAssertThrowsError(try OutputFiles.writeFile(at: url) { sink in
-            try sink.write("half a file")
-            try sink.flush()
-            throw Stop()
-        }) { XCTAssertTrue($0 is Stop) }
+        XCTAssertThrowsError(
+            try OutputFiles.writeFile(at: url) { sink in
+                try sink.write("half a file")
+                try sink.flush()
+                throw Stop()
+            }
+        ) { XCTAssertTrue($0 is Stop) }
         XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), "kept\n")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["report.md"])
     }
@@ -154,12 +157,16 @@ final class OutputFilesTests: XCTestCase {
         struct Stop: Error {}
         let directory = try WriterTestSupport.temporaryDirectory(for: self)
         let folder = directory.appendingPathComponent("tables")
-        try OutputFiles.writeFolder(at: folder) { try OutputFiles.writeFile(at: $0.appendingPathComponent("a.csv"),
-                                                                           contents: "a") }
-        XCTAssertThrowsError(try OutputFiles.writeFolder(at: folder) { temporary in
-            try OutputFiles.writeFile(at: temporary.appendingPathComponent("new.csv"), contents: "new")
-            throw Stop()
-        })
+        try OutputFiles.writeFolder(at: folder) {
+            try OutputFiles.writeFile(
+                at: $0.appendingPathComponent("a.csv"),
+                contents: "a")
+        }
+        XCTAssertThrowsError(
+            try OutputFiles.writeFolder(at: folder) { temporary in
+                try OutputFiles.writeFile(at: temporary.appendingPathComponent("new.csv"), contents: "new")
+                throw Stop()
+            })
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["a.csv"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["tables"])
     }
@@ -187,8 +194,10 @@ final class OutputFilesTests: XCTestCase {
     func testErrorMessagesNameThePathAndTheCause() {
         let error = OutputError(path: "/r/x.csv", errno: EACCES, operation: "create the temporary file")
         XCTAssertEqual(error.reason, .notWritable)
-        XCTAssertEqual(error.description, "cannot write /r/x.csv (create the temporary file): permission denied or "
-            + "read-only file system; choose a writable folder with -o")
+        XCTAssertEqual(
+            error.description,
+            "cannot write /r/x.csv (create the temporary file): permission denied or "
+                + "read-only file system; choose a writable folder with -o")
         let other = OutputError(path: "/r/x.csv", errno: EIO, operation: "write")
         XCTAssertTrue(other.description.hasPrefix("cannot write /r/x.csv (write): "))
         XCTAssertTrue(other.description.hasSuffix("(errno \(EIO))"))

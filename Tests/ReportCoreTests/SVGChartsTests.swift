@@ -31,21 +31,26 @@ final class SVGChartsTests: XCTestCase {
 
     func testHostileTextIsEscaped() throws {
         let hostile = "<script>alert('x & \"y\"')</script>\u{1}"
-        let table = Table(name: hostile, columns: [Column("c", title: hostile), Column("v", .integer, title: hostile)],
-                          rows: [[.text(hostile), .integer(3)], [.text("ok & fine"), .integer(5)]])
+        let table = Table(
+            name: hostile, columns: [Column("c", title: hostile), Column("v", .integer, title: hostile)],
+            rows: [[.text(hostile), .integer(3)], [.text("ok & fine"), .integer(5)]])
         var report = Report(kind: "k", title: hostile, scope: "s", asOf: Timestamp(seconds: 0), tables: [table])
         for kind in [Chart.Kind.column, .line, .pie] {
-            report.charts.append(Chart(kind, title: hostile, table: hostile, category: "c", series: ["v"],
-                                       fileStem: "f"))
+            report.charts.append(
+                Chart(
+                    kind, title: hostile, table: hostile, category: "c", series: ["v"],
+                    fileStem: "f"))
         }
-        report.heatMap = HeatMap(title: hostile, rowLabels: [hostile], columnLabels: [hostile, "B"],
-                                 cells: [[1, 2]], fileStem: "h")
+        report.heatMap = HeatMap(
+            title: hostile, rowLabels: [hostile], columnLabels: [hostile, "B"],
+            cells: [[1, 2]], fileStem: "h")
         let svgs = MarkdownWriter().render(report).svgs
         XCTAssertEqual(svgs.count, 4)
         for (name, content) in svgs {
             XCTAssertFalse(content.contains("<script"), name)
-            XCTAssertTrue(content.contains("&lt;script&gt;alert(&apos;x &amp; &quot;y&quot;&apos;)&lt;/script&gt;\u{FFFD}"),
-                          name)
+            XCTAssertTrue(
+                content.contains("&lt;script&gt;alert(&apos;x &amp; &quot;y&quot;&apos;)&lt;/script&gt;\u{FFFD}"),
+                name)
             try assertWellFormed(content, name)
         }
     }
@@ -65,8 +70,9 @@ final class SVGChartsTests: XCTestCase {
             XCTAssertTrue(svg.contains(">No data</text>"), chart.title)
             try assertWellFormed(svg, chart.title)
         }
-        let heatMap = HeatMap(title: "Empty", rowLabels: [], columnLabels: [], cells: [], backdrop: WriterTestSupport.backdrop,
-                              fileStem: "h")
+        let heatMap = HeatMap(
+            title: "Empty", rowLabels: [], columnLabels: [], cells: [], backdrop: WriterTestSupport.backdrop,
+            fileStem: "h")
         XCTAssertTrue(SVGCharts.render(heatMap).contains(">No data</text>"))
     }
 
@@ -89,8 +95,9 @@ final class SVGChartsTests: XCTestCase {
     func testHeatMapColoursAndCounts() {
         XCTAssertEqual(SVGCharts.colour(0), "#ffffff")
         XCTAssertEqual(SVGCharts.colour(1), "#dc2626")
-        let heatMap = HeatMap(title: "H", rowLabels: ["1"], columnLabels: ["A", "B"], cells: [[0, 12]],
-                              fileStem: "h")
+        let heatMap = HeatMap(
+            title: "H", rowLabels: ["1"], columnLabels: ["A", "B"], cells: [[0, 12]],
+            fileStem: "h")
         let svg = SVGCharts.render(heatMap)
         XCTAssertTrue(svg.contains("fill=\"#dc2626\""))
         XCTAssertTrue(svg.contains(">12</text>"))
@@ -116,21 +123,26 @@ final class SVGChartsTests: XCTestCase {
         XCTAssertEqual(SVGAxis(values: [0.5]).label(0.5, type: .percent), "50 %")
     }
 
-    private func assertWellFormed(_ content: String, _ name: String, file: StaticString = #filePath,
-                                  line: UInt = #line) throws {
+    private func assertWellFormed(
+        _ content: String, _ name: String, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
         let parser = XMLParser(data: Data(content.utf8))
         let delegate = RootElementRecorder()
         parser.delegate = delegate
-        XCTAssertTrue(parser.parse(), "\(name): \(parser.parserError.map { "\($0)" } ?? "parse failed")",
-                      file: file, line: line)
+        XCTAssertTrue(
+            parser.parse(), "\(name): \(parser.parserError.map { "\($0)" } ?? "parse failed")",
+            file: file, line: line)
         XCTAssertEqual(delegate.root, "svg", name, file: file, line: line)
     }
 }
 
 private final class RootElementRecorder: NSObject, XMLParserDelegate {
     var root: String?
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         if root == nil { root = elementName }
     }
 }

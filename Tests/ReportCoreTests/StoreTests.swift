@@ -27,10 +27,11 @@ final class StoreTests: XCTestCase {
         struct Boom: Error {}
         let database = try Database(path: path())
         try database.execute("CREATE TABLE t (a INTEGER)")
-        XCTAssertThrowsError(try database.transaction {
-            try database.run("INSERT INTO t VALUES (1)")
-            throw Boom()
-        })
+        XCTAssertThrowsError(
+            try database.transaction {
+                try database.run("INSERT INTO t VALUES (1)")
+                throw Boom()
+            })
         XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM t"), 0)
         try database.transaction { try database.run("INSERT INTO t VALUES (2)") }
         XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM t"), 1)
@@ -42,10 +43,11 @@ final class StoreTests: XCTestCase {
         try database.execute("CREATE TABLE t (a INTEGER)")
         try database.transaction {
             try database.run("INSERT INTO t VALUES (1)")
-            XCTAssertThrowsError(try database.transaction {
-                try database.run("INSERT INTO t VALUES (2)")
-                throw Boom()
-            })
+            XCTAssertThrowsError(
+                try database.transaction {
+                    try database.run("INSERT INTO t VALUES (2)")
+                    throw Boom()
+                })
             try database.transaction { try database.run("INSERT INTO t VALUES (3)") }
         }
         XCTAssertEqual(try database.rows("SELECT a FROM t ORDER BY a"), [[1], [3]])
@@ -58,7 +60,9 @@ final class StoreTests: XCTestCase {
         XCTAssertThrowsError(try database.run("INSERT INTO t VALUES (?)", [.null])) { error in
             let error = error as? SQLiteError
             XCTAssertEqual(error.map { $0.code.primary }, .constraint)
-            XCTAssertEqual(error?.description, "SQLite error 1299: NOT NULL constraint failed: t.a - while executing `INSERT INTO t VALUES (?)`")
+            XCTAssertEqual(
+                error?.description,
+                "SQLite error 1299: NOT NULL constraint failed: t.a - while executing `INSERT INTO t VALUES (?)`")
         }
     }
 

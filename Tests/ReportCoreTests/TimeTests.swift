@@ -6,8 +6,10 @@ final class TimeTests: XCTestCase {
     func testDayParsingIsStrict() {
         XCTAssertEqual(Day("2016-10-01")?.description, "2016-10-01")
         XCTAssertEqual(Day("2024-02-29")?.description, "2024-02-29")
-        for invalid in ["2016-02-30", "2023-02-29", "2016-13-01", "2016-00-10", "2016-1-01", "16-10-01",
-                        "2016-10-01T", "2016/10/01", "", "2016-10-32", "0000-01-01", "2016-10-0a"] {
+        for invalid in [
+            "2016-02-30", "2023-02-29", "2016-13-01", "2016-00-10", "2016-1-01", "16-10-01",
+            "2016-10-01T", "2016/10/01", "", "2016-10-32", "0000-01-01", "2016-10-0a",
+        ] {
             XCTAssertNil(Day(invalid), invalid)
         }
     }
@@ -19,8 +21,9 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(Day("1969-12-31")).ordinal, -1)
         XCTAssertEqual(try XCTUnwrap(Day("2026-11-29")).isoWeekday, 7)  // a Sunday
         XCTAssertEqual(try XCTUnwrap(Day("2016-10-03")).isoWeekday, 1)  // a Monday
-        XCTAssertEqual(Day.range(try XCTUnwrap(Day("2016-02-28")), try XCTUnwrap(Day("2016-03-01"))).map(\.description),
-                       ["2016-02-28", "2016-02-29", "2016-03-01"])
+        XCTAssertEqual(
+            Day.range(try XCTUnwrap(Day("2016-02-28")), try XCTUnwrap(Day("2016-03-01"))).map(\.description),
+            ["2016-02-28", "2016-02-29", "2016-03-01"])
         XCTAssertEqual(day.monthKey, "2016-12")
     }
 
@@ -35,18 +38,23 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(fraction.description, "2026-11-28T07:55:00.250000Z")
         // Fractions are kept to the microsecond; further digits are dropped, not rounded.
         XCTAssertEqual(try XCTUnwrap(Timestamp("2026-11-28T07:55:00.1234569Z")).microseconds % 1_000_000, 123_456)
-        XCTAssertEqual(try XCTUnwrap(Timestamp("2016-10-30T01:30:00.000007-05:30")).description, "2016-10-30T01:30:00.000007-05:30")
+        XCTAssertEqual(
+            try XCTUnwrap(Timestamp("2016-10-30T01:30:00.000007-05:30")).description, "2016-10-30T01:30:00.000007-05:30"
+        )
         XCTAssertEqual(try XCTUnwrap(Timestamp("0001-01-01T00:00:00Z")).description, "0001-01-01T00:00:00Z")
-        XCTAssertEqual(try XCTUnwrap(Timestamp("2016-10-30T01:30:00-05:30")).microseconds,
-                       try XCTUnwrap(Timestamp("2016-10-30T07:00:00Z")).microseconds)
+        XCTAssertEqual(
+            try XCTUnwrap(Timestamp("2016-10-30T01:30:00-05:30")).microseconds,
+            try XCTUnwrap(Timestamp("2016-10-30T07:00:00Z")).microseconds)
     }
 
     func testTimestampRejectsEverythingElse() {
-        for invalid in ["2016-10-01 09:12:00+02:00", "2016-10-01T09:12:00+0200", "2016-10-01T09:12:00",
-                        "2016-10-01T09:12:00z", "2016-02-30T09:12:00Z", "2016-10-01T24:00:00Z",
-                        "2016-10-01T09:60:00Z", "2016-10-01T09:12:60Z", "2016-10-01T09:12:00.Z",
-                        "2016-10-01T09Z", "2016-10-01T09:12:00+02", "2016-10-01T09:12:00+24:00",
-                        "2016-10-01T09:12:00Z ", " 2016-10-01T09:12:00Z", "2016-10-01"] {
+        for invalid in [
+            "2016-10-01 09:12:00+02:00", "2016-10-01T09:12:00+0200", "2016-10-01T09:12:00",
+            "2016-10-01T09:12:00z", "2016-02-30T09:12:00Z", "2016-10-01T24:00:00Z",
+            "2016-10-01T09:60:00Z", "2016-10-01T09:12:60Z", "2016-10-01T09:12:00.Z",
+            "2016-10-01T09Z", "2016-10-01T09:12:00+02", "2016-10-01T09:12:00+24:00",
+            "2016-10-01T09:12:00Z ", " 2016-10-01T09:12:00Z", "2016-10-01",
+        ] {
             XCTAssertNil(Timestamp(invalid), invalid)
         }
     }
@@ -68,12 +76,15 @@ final class TimeTests: XCTestCase {
         let paris = try XCTUnwrap(LocalTime(identifier: "Europe/Paris"))
         let fallBack = try XCTUnwrap(Day("2016-10-30"))
         // Opening 10:00 after the change is UTC+1; the day is 25 hours long.
-        XCTAssertEqual(paris.instant(day: fallBack, secondOfDay: 10 * 3600), try XCTUnwrap(Timestamp("2016-10-30T09:00:00Z")))
+        XCTAssertEqual(
+            paris.instant(day: fallBack, secondOfDay: 10 * 3600), try XCTUnwrap(Timestamp("2016-10-30T09:00:00Z")))
         let midnight = paris.instant(day: fallBack, secondOfDay: 0)
         let nextMidnight = paris.instant(day: fallBack.adding(days: 1), secondOfDay: 0)
         XCTAssertEqual(nextMidnight.microseconds - midnight.microseconds, 25 * 3_600_000_000)
         // 02:30 happens twice on that day: the first occurrence (still UTC+2) is used.
-        XCTAssertEqual(paris.instant(day: fallBack, secondOfDay: 2 * 3600 + 1800), try XCTUnwrap(Timestamp("2016-10-30T00:30:00Z")))
+        XCTAssertEqual(
+            paris.instant(day: fallBack, secondOfDay: 2 * 3600 + 1800), try XCTUnwrap(Timestamp("2016-10-30T00:30:00Z"))
+        )
         let springForward = try XCTUnwrap(Day("2016-03-27"))
         let start = paris.instant(day: springForward, secondOfDay: 0)
         let end = paris.instant(day: springForward.adding(days: 1), secondOfDay: 0)

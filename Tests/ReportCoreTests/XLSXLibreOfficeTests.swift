@@ -35,21 +35,26 @@ final class XLSXLibreOfficeTests: XCTestCase {
         let soffice = try Self.soffice()
         let reports = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Reports")
-        let books = try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".xlsx") }.sorted()
+        let books = try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasSuffix(".xlsx") }
+            .sorted()
         XCTAssertEqual(Set(books), Set(Self.samplePageBounds.keys), "a bound for every sample workbook")
         for book in books {
             let dump = try XLSXPrintDump.read(reports.appendingPathComponent(book))
             let scope = String(book.dropLast(5).drop { $0 != "-" }.dropFirst())
-            let title = try XCTUnwrap(XLSXTestSupport.dump(reports.appendingPathComponent(book)).sheet("Summary")?.cell(0, 0)?.v)
+            let title = try XCTUnwrap(
+                XLSXTestSupport.dump(reports.appendingPathComponent(book)).sheet("Summary")?.cell(0, 0)?.v)
             XLSXPrintDump.assertPrintReady(dump, title: title, scope: scope, book: book)
         }
         let directory = try XLSXTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("pdf", isDirectory: true)
-        let result = try XLSXTestSupport.run(soffice, [
-            "-env:UserInstallation=" + directory.appendingPathComponent("profile", isDirectory: true).absoluteString,
-            "--headless", "--convert-to", "pdf", "--outdir", output.path,
-        ] + books.map { reports.appendingPathComponent($0).path }, timeout: 300)
+        let result = try XLSXTestSupport.run(
+            soffice,
+            [
+                "-env:UserInstallation="
+                    + directory.appendingPathComponent("profile", isDirectory: true).absoluteString,
+                "--headless", "--convert-to", "pdf", "--outdir", output.path,
+            ] + books.map { reports.appendingPathComponent($0).path }, timeout: 300)
         XCTAssertEqual(result.status, 0, result.error)
         for book in books {
             let pdf = try Data(contentsOf: output.appendingPathComponent(String(book.dropLast(5)) + ".pdf"))
@@ -67,8 +72,10 @@ final class XLSXLibreOfficeTests: XCTestCase {
     }
 
     static func soffice() throws -> String {
-        guard let soffice = ["/usr/bin/soffice", "/usr/local/bin/soffice", "/usr/lib/libreoffice/program/soffice"]
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard
+            let soffice = ["/usr/bin/soffice", "/usr/local/bin/soffice", "/usr/lib/libreoffice/program/soffice"]
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else {
             throw XCTSkip("LibreOffice (soffice) is not installed: apt-get install libreoffice-calc-nogui")
         }
         return soffice
@@ -84,16 +91,20 @@ final class XLSXLibreOfficeTests: XCTestCase {
         let output = directory.appendingPathComponent("pdf", isDirectory: true)
         // A private profile, so that a LibreOffice already running elsewhere does not take the job.
         let profile = directory.appendingPathComponent("profile", isDirectory: true)
-        let result = try XLSXTestSupport.run(soffice, [
-            "-env:UserInstallation=" + profile.absoluteString, "--headless",
-            "--convert-to", "pdf", "--outdir", output.path, book.path,
-        ], timeout: 240)
+        let result = try XLSXTestSupport.run(
+            soffice,
+            [
+                "-env:UserInstallation=" + profile.absoluteString, "--headless",
+                "--convert-to", "pdf", "--outdir", output.path, book.path,
+            ], timeout: 240)
         XCTAssertEqual(result.status, 0, result.error)
         let pdf = output.appendingPathComponent("fleet-salon2016.pdf")
         let bytes = try Data(contentsOf: pdf)
         XCTAssertGreaterThan(bytes.count, 1_000)
         // Seven sheets, each fitting one page wide and tall at this size: one page each.
-        if !expectingZip64 { XCTAssertEqual(Self.pageCount(bytes), report.tables.filter { $0.outputs.contains(.xlsx) }.count + 2) }
+        if !expectingZip64 {
+            XCTAssertEqual(Self.pageCount(bytes), report.tables.filter { $0.outputs.contains(.xlsx) }.count + 2)
+        }
         XCTAssertEqual(String(decoding: bytes.prefix(5), as: UTF8.self), "%PDF-")
         if expectingZip64 {
             let dump = try XLSXTestSupport.dump(book)

@@ -20,7 +20,8 @@ final class XLSXLimitsTests: XCTestCase {
         let long = String(repeating: "ab", count: 20_000)
         let wide = String(repeating: "é", count: 40_000)  // 80,000 UTF-8 bytes, 40,000 characters
         let fits = String(repeating: "z", count: 32_767)
-        let table = Table(name: "notes", columns: [Column("text")], rows: [[.text(long)], [.text(wide)], [.text(fits)]])
+        let table = Table(
+            name: "notes", columns: [Column("text")], rows: [[.text(long)], [.text(wide)], [.text(fits)]])
         let url = directory.appendingPathComponent("long.xlsx")
         let errors = try XLSXTestSupport.capturingStandardError { try XLSXWriter().write(report([table]), to: url) }
         XCTAssertEqual(errors, "")
@@ -49,10 +50,12 @@ final class XLSXLimitsTests: XCTestCase {
     }
 
     func testEmptyTableGetsItsHeaderAndFilterOnly() throws {
-        let table = Table(name: "loans", columns: [Column("id", .integer), Column("rate", .percent, dataBar: true)], rows: [])
+        let table = Table(
+            name: "loans", columns: [Column("id", .integer), Column("rate", .percent, dataBar: true)], rows: [])
         let chart = Chart(.line, title: "Rates", table: "loans", category: "id", series: ["rate"], fileStem: "rates")
-        let report = Report(kind: "test", title: "Empty", scope: "x", asOf: XLSXSampleReport.asOf,
-                            tables: [table], charts: [chart])
+        let report = Report(
+            kind: "test", title: "Empty", scope: "x", asOf: XLSXSampleReport.asOf,
+            tables: [table], charts: [chart])
         let url = directory.appendingPathComponent("empty.xlsx")
         let errors = try XLSXTestSupport.capturingStandardError { try XLSXWriter().write(report, to: url) }
         XCTAssertEqual(errors, "")
@@ -72,32 +75,39 @@ final class XLSXLimitsTests: XCTestCase {
         var writer = XLSXWriter()
         writer.dataRowsPerSheet = 4
         let rows = (1...10).map { [Value.integer($0), .number(Double($0) / 10)] }
-        let table = Table(name: "loans", columns: [Column("id", .integer), Column("rate", .percent, dataBar: true)],
-                          rows: rows)
+        let table = Table(
+            name: "loans", columns: [Column("id", .integer), Column("rate", .percent, dataBar: true)],
+            rows: rows)
         let url = directory.appendingPathComponent("split.xlsx")
         try writer.write(report([table, Table(name: "after", columns: [Column("n")], rows: [[.text("x")]])]), to: url)
         let dump = try XLSXTestSupport.dump(url)
         XCTAssertEqual(dump.sheets.map(\.name), ["Summary", "Loans", "Loans (2)", "Loans (3)", "After"])
-        XCTAssertEqual(dump.sheets[1...3].map { $0.rows.compactMap { $0.first?.v } },
-                       [["Id", "1", "2", "3", "4"], ["Id", "5", "6", "7", "8"], ["Id", "9", "10"]])
+        XCTAssertEqual(
+            dump.sheets[1...3].map { $0.rows.compactMap { $0.first?.v } },
+            [["Id", "1", "2", "3", "4"], ["Id", "5", "6", "7", "8"], ["Id", "9", "10"]])
         XCTAssertEqual(dump.sheets[1...3].map(\.autoFilter), ["A1:B5", "A1:B5", "A1:B3"])
         XCTAssertEqual(dump.sheets[1...3].map(\.freezePanes), ["A2", "A2", "A2"])
-        XCTAssertEqual(dump.sheets[1...3].map { $0.conditionalFormats?.map(\.range) ?? [] }, [["B2:B5"], ["B2:B5"], ["B2:B3"]])
+        XCTAssertEqual(
+            dump.sheets[1...3].map { $0.conditionalFormats?.map(\.range) ?? [] }, [["B2:B5"], ["B2:B5"], ["B2:B3"]])
     }
 
     func testATableWithAWorkbookRowLimitStaysOneSheetAndPointsToItsCSV() throws {
         for counted in [true, false] {
             let values = (1...10).map { [Value.integer($0), .number(Double($0) / 10)] }
-            var table = Table(name: "daily", columns: [Column("id", .integer), Column("rate", .percent, dataBar: true)],
-                              rows: counted ? Rows(values) : Rows { AnyIterator(values.makeIterator()) })
+            var table = Table(
+                name: "daily", columns: [Column("id", .integer), Column("rate", .percent, dataBar: true)],
+                rows: counted ? Rows(values) : Rows { AnyIterator(values.makeIterator()) })
             table.workbookRowLimit = 4
             let url = directory.appendingPathComponent("capped-\(counted).xlsx")
-            try XLSXWriter().write(report([table, Table(name: "after", columns: [Column("n")], rows: [[.text("x")]])]), to: url)
+            try XLSXWriter().write(
+                report([table, Table(name: "after", columns: [Column("n")], rows: [[.text("x")]])]), to: url)
             let dump = try XLSXTestSupport.dump(url)
             XCTAssertEqual(dump.sheets.map(\.name), ["Summary", "Daily", "After"])
-            XCTAssertEqual(dump.sheets[1].rows.compactMap { $0.first?.v }, [
-                "Id", "1", "2", "3", "4", "The sheet shows the first 4 of 10 rows; the full table is in daily.csv.",
-            ])
+            XCTAssertEqual(
+                dump.sheets[1].rows.compactMap { $0.first?.v },
+                [
+                    "Id", "1", "2", "3", "4", "The sheet shows the first 4 of 10 rows; the full table is in daily.csv.",
+                ])
             XCTAssertEqual(dump.sheets[1].autoFilter, "A1:B5")
             XCTAssertEqual(dump.sheets[1].conditionalFormats?.map(\.range), ["B2:B5"])
         }

@@ -59,8 +59,9 @@ final class XLSXOutputTests: XCTestCase {
         let url = directory.appendingPathComponent("wide.xlsx")
         try Data("old".utf8).write(to: url)
         let columns = (0...XLSXTableSheet.maximumColumns).map { Column("c\($0)", .integer) }
-        let report = Report(kind: "t", title: "Wide", scope: "x", asOf: XLSXSampleReport.asOf,
-                            tables: [Table(name: "wide", columns: columns, rows: [])])
+        let report = Report(
+            kind: "t", title: "Wide", scope: "x", asOf: XLSXSampleReport.asOf,
+            tables: [Table(name: "wide", columns: columns, rows: [])])
         var thrown: Error?
         let errors = try XLSXTestSupport.capturingStandardError {
             XCTAssertThrowsError(try XLSXWriter().write(report, to: url)) { thrown = $0 }
@@ -72,10 +73,12 @@ final class XLSXOutputTests: XCTestCase {
     }
 
     func testLibraryErrorsNameCodeMessageSheetAndCell() {
-        let error = XLSXError(code: 21, message: "String exceeds Excel's limit of 32,767 characters.",
-                              sheet: "Loans", cell: "B7")
-        XCTAssertEqual(error.description,
-                       "XLSX error 21: String exceeds Excel's limit of 32,767 characters. - sheet \"Loans\", cell B7")
+        let error = XLSXError(
+            code: 21, message: "String exceeds Excel's limit of 32,767 characters.",
+            sheet: "Loans", cell: "B7")
+        XCTAssertEqual(
+            error.description,
+            "XLSX error 21: String exceeds Excel's limit of 32,767 characters. - sheet \"Loans\", cell B7")
         XCTAssertEqual(XLSXCellReference.name(row: 0, column: 0), "A1")
         XCTAssertEqual(XLSXCellReference.name(row: 6, column: 27), "AB7")
         XCTAssertEqual(XLSXCellReference.columnName(16_383), "XFD")
@@ -83,7 +86,9 @@ final class XLSXOutputTests: XCTestCase {
 
     func testTheSampleReportPrintsNothingOnStandardError() throws {
         let url = directory.appendingPathComponent("quiet.xlsx")
-        let errors = try XLSXTestSupport.capturingStandardError { try XLSXWriter().write(XLSXSampleReport.make(), to: url) }
+        let errors = try XLSXTestSupport.capturingStandardError {
+            try XLSXWriter().write(XLSXSampleReport.make(), to: url)
+        }
         XCTAssertEqual(errors, "")
         XCTAssertTrue(FileManager.default.fileExists(atPath: url.path))
     }

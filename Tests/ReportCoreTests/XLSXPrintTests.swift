@@ -61,21 +61,26 @@ struct XLSXPrintDump: Decodable {
 
     /// Every sheet fits one page wide, every chart lies inside its sheet's print area, and the
     /// Summary is one page: the checks a program can make on what LibreOffice prints.
-    static func assertPrintReady(_ dump: XLSXPrintDump, title: String, scope: String, book: String,
-                                 file: StaticString = #filePath, line: UInt = #line) {
+    static func assertPrintReady(
+        _ dump: XLSXPrintDump, title: String, scope: String, book: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         for sheet in dump.sheets {
             let context = "\(book) sheet \(sheet.name)"
             XCTAssertEqual(sheet.paper, "9", "A4: " + context, file: file, line: line)
             XCTAssertTrue(sheet.fitToPage, context, file: file, line: line)
             XCTAssertEqual(sheet.fitToWidth, 1, "one page wide: " + context, file: file, line: line)
-            XCTAssertEqual(sheet.header, XLSXPrintSetup.headerFooter(left: title, right: scope), context, file: file, line: line)
-            XCTAssertEqual(sheet.footer, "&L" + sheet.name.replacingOccurrences(of: "&", with: "&&") + "&RPage &P of &N",
-                           context, file: file, line: line)
+            XCTAssertEqual(
+                sheet.header, XLSXPrintSetup.headerFooter(left: title, right: scope), context, file: file, line: line)
+            XCTAssertEqual(
+                sheet.footer, "&L" + sheet.name.replacingOccurrences(of: "&", with: "&&") + "&RPage &P of &N",
+                context, file: file, line: line)
             // The file stores each width with libxlsxwriter's padding of 5 px (0.7109375 characters).
             let width = sheet.widths.map { ($0 ?? 9.140625) - 0.7109375 }.reduce(0, +)
             if sheet.name != "Summary" {
-                XCTAssertEqual(sheet.orientation, width > XLSXPrintSetup.portraitCharacters ? "landscape" : "portrait",
-                               "orientation follows the width (\(width)): " + context, file: file, line: line)
+                XCTAssertEqual(
+                    sheet.orientation, width > XLSXPrintSetup.portraitCharacters ? "landscape" : "portrait",
+                    "orientation follows the width (\(width)): " + context, file: file, line: line)
                 XCTAssertNotNil(sheet.printTitles, "header row repeated: " + context, file: file, line: line)
                 XCTAssertEqual(sheet.fitToHeight, 0, "as many pages tall as needed: " + context, file: file, line: line)
             }
@@ -84,8 +89,10 @@ struct XLSXPrintDump: Decodable {
                     XCTFail("a sheet with charts has a print area: " + context, file: file, line: line)
                     continue
                 }
-                XCTAssertLessThanOrEqual(chart.toCol, end.column, "chart inside the print area: " + context, file: file, line: line)
-                XCTAssertLessThanOrEqual(chart.toRow, end.row, "chart inside the print area: " + context, file: file, line: line)
+                XCTAssertLessThanOrEqual(
+                    chart.toCol, end.column, "chart inside the print area: " + context, file: file, line: line)
+                XCTAssertLessThanOrEqual(
+                    chart.toRow, end.row, "chart inside the print area: " + context, file: file, line: line)
             }
         }
         let summary = dump.sheet("Summary")
@@ -106,8 +113,9 @@ final class XLSXPrintTests: XCTestCase {
     func testEverySheetIsSetUpToPrint() throws {
         try XLSXTestSupport.requireOpenpyxl()
         var report = XLSXSampleReport.make()
-        let wide = Table(name: "wide", columns: (0..<14).map { Column("column_number_\($0)", .integer) },
-                         rows: [(0..<14).map { .integer($0) }])
+        let wide = Table(
+            name: "wide", columns: (0..<14).map { Column("column_number_\($0)", .integer) },
+            rows: [(0..<14).map { .integer($0) }])
         report.tables.append(wide)
         let dump = try XLSXPrintDump.read(write(report))
         XLSXPrintDump.assertPrintReady(dump, title: report.title, scope: report.scope, book: "sample")
@@ -148,11 +156,15 @@ final class XLSXPrintTests: XCTestCase {
 
     /// A value axis over a negative number is left to the program: 0 would hide the bar.
     func testAnAxisOverNegativeValuesIsNotPinnedAtZero() throws {
-        let table = Table(name: "t", columns: [Column("day", .date), Column("delta", .integer)],
-                          rows: [[XLSXSampleReport.day("2016-10-01"), .integer(-3)],
-                                 [XLSXSampleReport.day("2016-10-02"), .integer(5)]])
-        let report = Report(kind: "t", title: "T", scope: "s", asOf: XLSXSampleReport.asOf, tables: [table],
-                            charts: [Chart(.column, title: "Delta", table: "t", category: "day", series: ["delta"], fileStem: "d")])
+        let table = Table(
+            name: "t", columns: [Column("day", .date), Column("delta", .integer)],
+            rows: [
+                [XLSXSampleReport.day("2016-10-01"), .integer(-3)],
+                [XLSXSampleReport.day("2016-10-02"), .integer(5)],
+            ])
+        let report = Report(
+            kind: "t", title: "T", scope: "s", asOf: XLSXSampleReport.asOf, tables: [table],
+            charts: [Chart(.column, title: "Delta", table: "t", category: "day", series: ["delta"], fileStem: "d")])
         let print = try XLSXPrintDump.read(write(report))
         XCTAssertEqual(print.sheet("Summary")?.charts.count, 1)
         XCTAssertNil(print.sheet("Summary")?.charts.first?.axisMin)
@@ -161,17 +173,23 @@ final class XLSXPrintTests: XCTestCase {
     /// A one-day report: its line chart of one point is a sentence on the Summary, with the day
     /// and the value, and no chart (LibreOffice would draw nothing, labelled 2026-01-01).
     func testAChartOfOnePointIsASentenceInstead() throws {
-        let table = Table(name: "daily_average", title: "Average daily score",
-                          columns: [Column("day", .date), Column("average_score", .decimal(places: 2))],
-                          rows: [[XLSXSampleReport.day("2026-11-28"), .number(47.5)]])
-        let report = Report(kind: "habits", title: "Habits report", scope: "2026-11-28", asOf: XLSXSampleReport.asOf,
-                            tables: [table],
-                            charts: [Chart(.line, title: "Average daily score", table: "daily_average", category: "day",
-                                           series: ["average_score"], fileStem: "score")])
+        let table = Table(
+            name: "daily_average", title: "Average daily score",
+            columns: [Column("day", .date), Column("average_score", .decimal(places: 2))],
+            rows: [[XLSXSampleReport.day("2026-11-28"), .number(47.5)]])
+        let report = Report(
+            kind: "habits", title: "Habits report", scope: "2026-11-28", asOf: XLSXSampleReport.asOf,
+            tables: [table],
+            charts: [
+                Chart(
+                    .line, title: "Average daily score", table: "daily_average", category: "day",
+                    series: ["average_score"], fileStem: "score")
+            ])
         let url = try write(report)
         XCTAssertEqual(try XLSXPrintDump.read(url).sheet("Summary")?.charts.count, 0)
         let summary = try XCTUnwrap(XLSXTestSupport.dump(url).sheet("Summary"))
-        let sentence = "Average daily score: one day only (2026-11-28: 47.50), so it is given here rather than drawn as a chart."
+        let sentence =
+            "Average daily score: one day only (2026-11-28: 47.50), so it is given here rather than drawn as a chart."
         XCTAssertTrue(summary.rows.contains { $0.first?.v == sentence }, "\(summary.rows.map { $0.first?.v })")
         let markdown = MarkdownWriter().render(report)
         XCTAssertTrue(markdown.svgs.isEmpty, "no SVG of a lone dot")
@@ -182,11 +200,13 @@ final class XLSXPrintTests: XCTestCase {
     /// ratios in a whole-percent format.
     func testHeatMapOfDaysHasDateCellsPercentsAndWordHeaders() throws {
         let days = ["2026-11-01", "2026-11-02"].compactMap(Day.init)
-        let heatMap = HeatMap(title: "Occupancy by day and period", rowLabels: days.map(\.description),
-                              columnLabels: ["Morning", "Afternoon", "Evening"],
-                              cells: [[0.5, 2.0 / 3.0, .nan], [1.25, 0, 1]], fileStem: "occupancy",
-                              rowDays: days, valueType: .percent, rowHeader: "Day")
-        let report = Report(kind: "bookings", title: "B", scope: "2026-11", asOf: XLSXSampleReport.asOf, heatMap: heatMap)
+        let heatMap = HeatMap(
+            title: "Occupancy by day and period", rowLabels: days.map(\.description),
+            columnLabels: ["Morning", "Afternoon", "Evening"],
+            cells: [[0.5, 2.0 / 3.0, .nan], [1.25, 0, 1]], fileStem: "occupancy",
+            rowDays: days, valueType: .percent, rowHeader: "Day")
+        let report = Report(
+            kind: "bookings", title: "B", scope: "2026-11", asOf: XLSXSampleReport.asOf, heatMap: heatMap)
         let url = try write(report)
         let sheet = try XCTUnwrap(XLSXTestSupport.dump(url).sheet("Heat map"))
         XCTAssertEqual(sheet.rows[1].map(\.v), ["Day", "Morning", "Afternoon", "Evening"])

@@ -41,19 +41,22 @@ final class XLSXSheetNameTests: XCTestCase {
         let directory = try XLSXTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let columns = [Column("n", .integer)]
-        let report = Report(kind: "test", title: "Names", scope: "x", asOf: XLSXSampleReport.asOf, tables: [
-            Table(name: "a", title: "Summary", columns: columns, rows: [[.integer(1)]]),
-            Table(name: "b", title: "daily", columns: columns, rows: [[.integer(2)]]),
-            Table(name: "c", title: "Daily", columns: columns, rows: [[.integer(3)]]),
-            Table(name: "d", title: "What? [all]/*", columns: columns, rows: [[.integer(4)]]),
-            Table(name: "e", title: "'Bob's loans'", columns: columns, rows: [[.integer(5)], [.integer(6)]]),
-        ], charts: [Chart(.column, title: "Bob", table: "e", category: "n", series: ["n"], fileStem: "bob")])
+        let report = Report(
+            kind: "test", title: "Names", scope: "x", asOf: XLSXSampleReport.asOf,
+            tables: [
+                Table(name: "a", title: "Summary", columns: columns, rows: [[.integer(1)]]),
+                Table(name: "b", title: "daily", columns: columns, rows: [[.integer(2)]]),
+                Table(name: "c", title: "Daily", columns: columns, rows: [[.integer(3)]]),
+                Table(name: "d", title: "What? [all]/*", columns: columns, rows: [[.integer(4)]]),
+                Table(name: "e", title: "'Bob's loans'", columns: columns, rows: [[.integer(5)], [.integer(6)]]),
+            ], charts: [Chart(.column, title: "Bob", table: "e", category: "n", series: ["n"], fileStem: "bob")])
         let url = directory.appendingPathComponent("names.xlsx")
         let errors = try XLSXTestSupport.capturingStandardError { try XLSXWriter().write(report, to: url) }
         XCTAssertEqual(errors, "")
         let dump = try XLSXTestSupport.dump(url)
-        XCTAssertEqual(dump.sheets.map(\.name),
-                       ["Summary", "Summary (2)", "daily", "Daily (2)", "What_ _all___", "Bob's loans"])
+        XCTAssertEqual(
+            dump.sheets.map(\.name),
+            ["Summary", "Summary (2)", "daily", "Daily (2)", "What_ _all___", "Bob's loans"])
         XCTAssertEqual(dump.sheets.map { $0.cell(1, 0)?.v }, [dump.sheets[0].cell(1, 0)?.v, "1", "2", "3", "4", "5"])
         // Two rows (a chart of one point is not drawn, see XLSXPrintTests).
         XCTAssertEqual(dump.charts.first?.refs.last, "'Bob''s loans'!$A$2:$A$3")

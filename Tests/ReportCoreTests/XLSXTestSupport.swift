@@ -146,26 +146,38 @@ enum XLSXSampleReport {
 
     static let vehicles = Table(
         name: "vehicles",
-        columns: [Column("plate"), Column("loans", .integer), Column("hours_out", .duration),
-                  Column("utilization", .percent, dataBar: true), Column("km", .decimal(places: 1)),
-                  Column("revenue_eur", .euros)],
-        rows: [[.text("AB-123-CD"), .integer(3), .number(12.5), .number(0.7312), .number(153.25), .number(1234.5)],
-               [.text("EF-456-GH"), .integer(0), .number(0), .number(0), .empty, .number(0)],
-               [.text("=cmd|'/c calc'!A1"), .integer(7), .number(40.25), .number(1), .number(9), .number(-12)]])
+        columns: [
+            Column("plate"), Column("loans", .integer), Column("hours_out", .duration),
+            Column("utilization", .percent, dataBar: true), Column("km", .decimal(places: 1)),
+            Column("revenue_eur", .euros),
+        ],
+        rows: [
+            [.text("AB-123-CD"), .integer(3), .number(12.5), .number(0.7312), .number(153.25), .number(1234.5)],
+            [.text("EF-456-GH"), .integer(0), .number(0), .number(0), .empty, .number(0)],
+            [.text("=cmd|'/c calc'!A1"), .integer(7), .number(40.25), .number(1), .number(9), .number(-12)],
+        ])
 
     static let daily = Table(
         name: "daily",
-        columns: [Column("day", .date), Column("group"), Column("utilization", .percent, dataBar: true),
-                  Column("check_outs", .integer)],
-        rows: [[day("2016-10-01"), .text("Premium"), .number(0.5), .integer(4)],
-               [day("2016-10-02"), .text("Premium"), .number(0.75), .integer(6)]])
+        columns: [
+            Column("day", .date), Column("group"), Column("utilization", .percent, dataBar: true),
+            Column("check_outs", .integer),
+        ],
+        rows: [
+            [day("2016-10-01"), .text("Premium"), .number(0.5), .integer(4)],
+            [day("2016-10-02"), .text("Premium"), .number(0.75), .integer(6)],
+        ])
 
     static let loans = Table(
         name: "loans",
-        columns: [Column("assignment_id", .integer), Column("out_at", .timestamp), Column("signed_out", .boolean),
-                  Column("driver")],
-        rows: [[.integer(41), time("2016-10-01T09:12:30+02:00"), .boolean(true), .text("Élodie Dupont")],
-               [.integer(42), time("2016-10-01T23:30:00-05:00"), .boolean(false), .empty]])
+        columns: [
+            Column("assignment_id", .integer), Column("out_at", .timestamp), Column("signed_out", .boolean),
+            Column("driver"),
+        ],
+        rows: [
+            [.integer(41), time("2016-10-01T09:12:30+02:00"), .boolean(true), .text("Élodie Dupont")],
+            [.integer(42), time("2016-10-01T23:30:00-05:00"), .boolean(false), .empty],
+        ])
 
     static let damage = Table(
         name: "damage_types",
@@ -177,23 +189,33 @@ enum XLSXSampleReport {
         columns: [Column("issue"), Column("record"), Column("detail")],
         rows: [[.text("late_check_in"), .text("a-17"), .text("returned 40 min late")]])
 
-    static let csvOnly = Table(name: "summary", columns: [Column("metric"), Column("value")],
-                               rows: [[.text("x"), .text("1")]], outputs: .csv)
+    static let csvOnly = Table(
+        name: "summary", columns: [Column("metric"), Column("value")],
+        rows: [[.text("x"), .text("1")]], outputs: .csv)
 
     static func make() -> Report {
-        Report(kind: "fleet", title: "Fleet report: Salon 2016", scope: "salon2016", asOf: asOf,
-               parameters: [(name: "grace_minutes", value: "15")],
-               figures: [Figure("vehicles", .integer(12), .integer), Figure("utilization", .number(0.7312), .percent),
-                         Figure("hours_out", .number(52.75), .duration), Figure("revenue", .number(1234.5), .euros),
-                         Figure("first_day", day("2016-10-01"), .date), Figure("all_signed", .boolean(true), .boolean)],
-               tables: [quality, vehicles, daily, loans, damage, csvOnly],
-               charts: [Chart(.column, title: "Daily utilization", table: "daily", category: "day",
-                              series: ["utilization"], fileStem: "utilization"),
-                        Chart(.pie, title: "New damage by type", table: "damage_types", category: "type",
-                              series: ["count"], fileStem: "damage"),
-                        Chart(.line, title: "Check-outs", table: "daily", category: "day",
-                              series: ["check_outs"], fileStem: "check-outs")],
-               heatMap: HeatMap(title: "Damage zones", rowLabels: ["1", "2"], columnLabels: ["A", "B", "C"],
-                                cells: [[0, 1, 4], [2, 0, 7]], backdrop: WriterTestSupport.backdrop, fileStem: "zones"))
+        Report(
+            kind: "fleet", title: "Fleet report: Salon 2016", scope: "salon2016", asOf: asOf,
+            parameters: [(name: "grace_minutes", value: "15")],
+            figures: [
+                Figure("vehicles", .integer(12), .integer), Figure("utilization", .number(0.7312), .percent),
+                Figure("hours_out", .number(52.75), .duration), Figure("revenue", .number(1234.5), .euros),
+                Figure("first_day", day("2016-10-01"), .date), Figure("all_signed", .boolean(true), .boolean),
+            ],
+            tables: [quality, vehicles, daily, loans, damage, csvOnly],
+            charts: [
+                Chart(
+                    .column, title: "Daily utilization", table: "daily", category: "day",
+                    series: ["utilization"], fileStem: "utilization"),
+                Chart(
+                    .pie, title: "New damage by type", table: "damage_types", category: "type",
+                    series: ["count"], fileStem: "damage"),
+                Chart(
+                    .line, title: "Check-outs", table: "daily", category: "day",
+                    series: ["check_outs"], fileStem: "check-outs"),
+            ],
+            heatMap: HeatMap(
+                title: "Damage zones", rowLabels: ["1", "2"], columnLabels: ["A", "B", "C"],
+                cells: [[0, 1, 4], [2, 0, 7]], backdrop: WriterTestSupport.backdrop, fileStem: "zones"))
     }
 }

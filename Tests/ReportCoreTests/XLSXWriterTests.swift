@@ -22,13 +22,15 @@ final class XLSXWriterTests: XCTestCase {
     }
 
     func testSheetsComeInOrderWithQualityLastAndCSVOnlyTablesLeftOut() {
-        XCTAssertEqual(dump.sheets.map(\.name),
-                       ["Summary", "Heat map", "Vehicles", "Daily", "Loans", "Damage types", "Quality"])
+        XCTAssertEqual(
+            dump.sheets.map(\.name),
+            ["Summary", "Heat map", "Vehicles", "Daily", "Loans", "Damage types", "Quality"])
     }
 
     func testTableCellsHaveRealTypesAndNumberFormats() throws {
         let vehicles = try XCTUnwrap(dump.sheet("Vehicles"))
-        XCTAssertEqual(vehicles.rows.first?.map(\.v), ["Plate", "Loans", "Hours out", "Utilization", "Km", "Revenue eur"])
+        XCTAssertEqual(
+            vehicles.rows.first?.map(\.v), ["Plate", "Loans", "Hours out", "Utilization", "Km", "Revenue eur"])
         let first = try XCTUnwrap(vehicles.rows.dropFirst().first)
         XCTAssertEqual(first.map(\.t), ["s", "n", "n", "n", "n", "n"])
         XCTAssertEqual(first.map(\.f), ["General", "0", "0.00", "0.0%", "0.0", "#,##0.00 €"])
@@ -109,7 +111,8 @@ final class XLSXWriterTests: XCTestCase {
         XCTAssertEqual(dump.charts.map(\.kinds), [["barChart"], ["pieChart"], ["lineChart"]])
         XCTAssertEqual(dump.charts.map(\.title), ["Daily utilization", "New damage by type", "Check-outs"])
         XCTAssertEqual(dump.charts.first?.refs, ["Daily!$C$1", "Daily!$A$2:$A$3", "Daily!$C$2:$C$3"])
-        XCTAssertEqual(dump.charts[1].refs, ["'Damage types'!$B$1", "'Damage types'!$A$2:$A$3", "'Damage types'!$B$2:$B$3"])
+        XCTAssertEqual(
+            dump.charts[1].refs, ["'Damage types'!$B$1", "'Damage types'!$A$2:$A$3", "'Damage types'!$B$2:$B$3"])
     }
 
     func testSummaryShowsScopeAsOfParametersAndFormattedFigures() throws {

@@ -40,7 +40,10 @@ public final class ChildProcess {
                 .deletingLastPathComponent().appendingPathComponent(".build/debug/report").path,
         ]
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw Missing(description: "the report binary is missing (looked at \(candidates.joined(separator: ", "))); run `swift build` first")
+            throw Missing(
+                description:
+                    "the report binary is missing (looked at \(candidates.joined(separator: ", "))); run `swift build` first"
+            )
         }
         return found
     }
@@ -53,29 +56,37 @@ public final class ChildProcess {
             .appendingPathComponent("release/report").path
         let manager = FileManager.default
         guard manager.isExecutableFile(atPath: release),
-              let releaseDate = try? manager.attributesOfItem(atPath: release)[.modificationDate] as? Date,
-              let debugDate = try? manager.attributesOfItem(atPath: debug)[.modificationDate] as? Date,
-              releaseDate >= debugDate else { return debug }
+            let releaseDate = try? manager.attributesOfItem(atPath: release)[.modificationDate] as? Date,
+            let debugDate = try? manager.attributesOfItem(atPath: debug)[.modificationDate] as? Date,
+            releaseDate >= debugDate
+        else { return debug }
         return release
     }
 
     /// Starts `executable arguments…`; `environment` is added to this process's own, from which
     /// the `REPORT_*` variables are removed so that the developer's settings cannot leak in.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-         workingDirectory: String? = nil) throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        workingDirectory: String? = nil
+    ) throws {
         outputFolder = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputFolder.appendingPathComponent("out").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, outputFolder.appendingPathComponent("err").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(
+            &actions, 1, outputFolder.appendingPathComponent("out").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(
+            &actions, 2, outputFolder.appendingPathComponent("err").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         var variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("REPORT_") }
         variables.merge(environment) { _, new in new }
         // A working folder through the shell, which then becomes the program (`exec`), so the
         // child's resource usage is still the program's own.
-        let command = workingDirectory.map { ["/bin/sh", "-c", #"cd "$1" && shift && exec "$@""#, "sh", $0, executable] + arguments }
+        let command =
+            workingDirectory.map {
+                ["/bin/sh", "-c", #"cd "$1" && shift && exec "$@""#, "sh", $0, executable] + arguments
+            }
             ?? [executable] + arguments
         let argv = command.map { strdup($0) } + [nil]
         let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -86,8 +97,9 @@ public final class ChildProcess {
         var child = pid_t()
         let code = posix_spawn(&child, command[0], &actions, nil, argv, envp)
         guard code == 0 else {
-            throw NSError(domain: "ChildProcess", code: Int(code),
-                          userInfo: [NSLocalizedDescriptionKey: "posix_spawn \(executable): \(String(cString: strerror(code)))"])
+            throw NSError(
+                domain: "ChildProcess", code: Int(code),
+                userInfo: [NSLocalizedDescriptionKey: "posix_spawn \(executable): \(String(cString: strerror(code)))"])
         }
         pid = child
     }
@@ -131,8 +143,10 @@ public final class ChildProcess {
     }
 
     /// Runs the child to its end.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                    workingDirectory: String? = nil) throws -> Result {
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        workingDirectory: String? = nil
+    ) throws -> Result {
         try ChildProcess(executable, arguments, environment: environment, workingDirectory: workingDirectory).wait()
     }
 

@@ -17,7 +17,8 @@ public final class DomainTestStore {
 
     public init(module: DomainModule) throws {
         self.module = module
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(module.name.rawValue)-tests-" + UUID().uuidString)
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(module.name.rawValue)-tests-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         database = try Database(path: try TestStore.freshLocation(in: directory.path))
         try Schema.migrate(database, Schema.core + module.migrations)
@@ -47,15 +48,18 @@ public final class DomainTestStore {
     /// Every row of every domain table, in a stable order: compared before and after a rejection.
     public func snapshot() throws -> [String: [[SQLValue]]] {
         var result: [String: [[SQLValue]]] = [:]
-        for table in try database.tableNames() where !["schema_migrations", "import_log", "import_rejects"].contains(table) {
+        for table in try database.tableNames()
+        where !["schema_migrations", "import_log", "import_rejects"].contains(table) {
             result[table] = try rows("SELECT * FROM \(table) ORDER BY 1, 2, 3")
         }
         return result
     }
 
     /// Asserts that `record` is rejected with exactly `message` and that no table changed.
-    public func assertRejected(_ kind: ExportKind, _ record: JSONValue, _ message: String,
-                        file: StaticString = #filePath, line: UInt = #line) throws {
+    public func assertRejected(
+        _ kind: ExportKind, _ record: JSONValue, _ message: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let before = try snapshot()
         XCTAssertFalse(before.values.allSatisfy(\.isEmpty), "seed a valid record first", file: file, line: line)
         do {

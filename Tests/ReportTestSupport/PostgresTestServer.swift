@@ -50,27 +50,40 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// Starts a new cluster (tests of several servers start more than one).
     public init(name: String, settings: [String] = [], authentication: String = "trust") throws {
         guard let binaries = PostgresTestServer.findBinaries() else {
-            throw TestServerError("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): run `make test`, which installs it")
+            throw TestServerError(
+                "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): run `make test`, which installs it")
         }
         self.binaries = binaries
-        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("report-pg-\(name)-\(getpid())-\(UUID().uuidString.prefix(8))")
+        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent(
+            "report-pg-\(name)-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        if getuid() == 0 { try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: folder.path) }
+        if getuid() == 0 {
+            try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: folder.path)
+        }
         _ = PostgresTestServer.registerExit
         PostgresTestServer.removeAbandoned(binaries: binaries)
-        var initArguments = ["-D", folder.path + "/data", "-A", authentication, "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"]
+        var initArguments = [
+            "-D", folder.path + "/data", "-A", authentication, "-U", "postgres", "-E", "UTF8", "--locale=C",
+            "--no-sync",
+        ]
         if authentication != "trust" {
             let passwordFile = folder.appendingPathComponent("password").path
             try Data(PostgresTestServer.password.utf8).write(to: URL(fileURLWithPath: passwordFile))
-            if getuid() == 0 { try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: passwordFile) }
+            if getuid() == 0 {
+                try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: passwordFile)
+            }
             initArguments.append("--pwfile=" + passwordFile)
         }
         try run("initdb", initArguments)
-        let options = (["-k", folder.path, "-c", "listen_addresses=", "-c", "fsync=off", "-c", "synchronous_commit=off",
-                        "-c", "full_page_writes=off", "-c", "max_connections=60"] + settings.flatMap { ["-c", $0] })
+        let options =
+            ([
+                "-k", folder.path, "-c", "listen_addresses=", "-c", "fsync=off", "-c", "synchronous_commit=off",
+                "-c", "full_page_writes=off", "-c", "max_connections=60",
+            ] + settings.flatMap { ["-c", $0] })
             .map { $0.isEmpty ? "''" : $0 }.joined(separator: " ")
         self.options = options
-        try run("pg_ctl", ["-D", folder.path + "/data", "-o", options, "-l", folder.path + "/server.log", "-w", "start"])
+        try run(
+            "pg_ctl", ["-D", folder.path + "/data", "-o", options, "-l", folder.path + "/server.log", "-w", "start"])
         PostgresTestServer.runningLock.lock()
         PostgresTestServer.running.append(self)
         PostgresTestServer.runningLock.unlock()
@@ -88,7 +101,8 @@ public final class PostgresTestServer: @unchecked Sendable {
         let name = "\(prefix)_\(databaseNumber)"
         lock.unlock()
         let maintenance = try Database(path: url(database: "postgres"))
-        try maintenance.execute("CREATE DATABASE \(name) TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
+        try maintenance.execute(
+            "CREATE DATABASE \(name) TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
         return url(database: name)
     }
 
@@ -99,7 +113,8 @@ public final class PostgresTestServer: @unchecked Sendable {
 
     /// Starts a stopped server again.
     public func restart() throws {
-        try run("pg_ctl", ["-D", folder.path + "/data", "-o", options, "-l", folder.path + "/server.log", "-w", "start"])
+        try run(
+            "pg_ctl", ["-D", folder.path + "/data", "-o", options, "-l", folder.path + "/server.log", "-w", "start"])
     }
 
     static func stopAll() {
@@ -118,7 +133,9 @@ public final class PostgresTestServer: @unchecked Sendable {
             let parts = name.split(separator: "-")
             guard parts.count >= 5, let pid = Int32(parts[3]), pid != getpid(), kill(pid, 0) != 0 else { continue }
             let folder = "/tmp/" + name
-            let command = (getuid() == 0 ? "runuser -u postgres -- " : "") + "\(binaries)/pg_ctl -D \(folder)/data -m immediate stop >/dev/null 2>&1"
+            let command =
+                (getuid() == 0 ? "runuser -u postgres -- " : "")
+                + "\(binaries)/pg_ctl -D \(folder)/data -m immediate stop >/dev/null 2>&1"
             _ = command.withCString { system($0) }
             try? FileManager.default.removeItem(atPath: folder)
         }
@@ -126,8 +143,11 @@ public final class PostgresTestServer: @unchecked Sendable {
 
     static func findBinaries() -> String? {
         let root = "/usr/lib/postgresql"
-        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
-        return versions.reversed().map { "\(root)/\($0)/bin" }.first { FileManager.default.fileExists(atPath: $0 + "/initdb") }
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init)
+            .sorted()
+        return versions.reversed().map { "\(root)/\($0)/bin" }.first {
+            FileManager.default.fileExists(atPath: $0 + "/initdb")
+        }
     }
 
     /// Runs a server program (as `postgres` when this process is root); throws with its output on failure.
@@ -136,7 +156,9 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// forever here once `pg_ctl` has left a server running in the background.
     @discardableResult
     public func run(_ program: String, _ arguments: [String]) throws -> String {
-        let command = (getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [binaries + "/" + program] + arguments
+        let command =
+            (getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [binaries + "/" + program]
+            + arguments
         let outputPath = NSTemporaryDirectory() + "report-pg-output-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         var actions = posix_spawn_file_actions_t()
@@ -176,7 +198,9 @@ public enum TestStore {
     public static var columnsSQL: String {
         switch backend {
         case .sqlite: return "SELECT name FROM pragma_table_info(?) ORDER BY cid"
-        case .postgresql: return "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position"
+        case .postgresql:
+            return
+                "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position"
         }
     }
 

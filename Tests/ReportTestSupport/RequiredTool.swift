@@ -38,7 +38,8 @@ public enum RequiredTool {
 
 /// A new, empty folder under the system's temporary folder; the caller removes it.
 public func makeTemporaryFolder(_ prefix: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "\(prefix)-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }

@@ -38,7 +38,8 @@ public func fuzzJSONReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
         for record in small.records {
             guard case .success(let value) = record.value else { continue }
             let again = readAll(Array(value.jsonText.utf8), jsonLines: true, bufferSize: 64 << 10)
-            require(again.error == nil && again.records.count == 1, "jsonText of record \(record.index) is not one record")
+            require(
+                again.error == nil && again.records.count == 1, "jsonText of record \(record.index) is not one record")
             if case .success(let reread)? = again.records.first?.value {
                 require(reread == value, "jsonText of record \(record.index) reads back differently")
             } else {
@@ -99,17 +100,21 @@ func check(_ outcome: Outcome, inputSize: Int, jsonLines: Bool) {
     var previousLine = 0
     for (position, record) in outcome.records.enumerated() {
         require(record.index == position + 1, "record \(position + 1) has index \(record.index)")
-        require(record.byteOffset > previousOffset && record.byteOffset < inputSize,
-                "record \(record.index) at offset \(record.byteOffset) (previous \(previousOffset), size \(inputSize))")
+        require(
+            record.byteOffset > previousOffset && record.byteOffset < inputSize,
+            "record \(record.index) at offset \(record.byteOffset) (previous \(previousOffset), size \(inputSize))")
         previousOffset = record.byteOffset
         if jsonLines {
             guard let line = record.line else { fail("JSON Lines record \(record.index) without a line") }
             require(line > previousLine, "record \(record.index) on line \(line) after line \(previousLine)")
             previousLine = line
             if case .failure(let syntax) = record.value {
-                require(syntax.line == line, "record \(record.index) on line \(line) fails on line \(String(describing: syntax.line))")
-                require(syntax.byteOffset >= record.byteOffset && syntax.byteOffset <= inputSize,
-                        "line \(line) error at \(syntax.byteOffset), record at \(record.byteOffset), size \(inputSize)")
+                require(
+                    syntax.line == line,
+                    "record \(record.index) on line \(line) fails on line \(String(describing: syntax.line))")
+                require(
+                    syntax.byteOffset >= record.byteOffset && syntax.byteOffset <= inputSize,
+                    "line \(line) error at \(syntax.byteOffset), record at \(record.byteOffset), size \(inputSize)")
             }
         } else {
             require(record.line == nil, "array record \(record.index) has a line")
@@ -126,7 +131,9 @@ func check(_ outcome: Outcome, inputSize: Int, jsonLines: Bool) {
     if outcome.emptiness != nil {
         require(outcome.records.isEmpty && outcome.error == nil, "an empty file with records or an error")
     }
-    if jsonLines { require(outcome.layout == .jsonLines, "JSON Lines reader reports layout \(String(describing: outcome.layout))") }
+    if jsonLines {
+        require(outcome.layout == .jsonLines, "JSON Lines reader reports layout \(String(describing: outcome.layout))")
+    }
 }
 
 func require(_ condition: Bool, _ message: @autoclosure () -> String) {

@@ -33,7 +33,9 @@ public func fuzzRecords(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             next = try reader.next()
         } catch let layout as JSONLayoutError {
             // A file that is not UTF-8 (UTF-16/32 by its first bytes) fails whole, before any record.
-            require(records == 0 && layout.message.hasPrefix("looks like UTF-"), "layout error after \(records) records: \(layout)")
+            require(
+                records == 0 && layout.message.hasPrefix("looks like UTF-"),
+                "layout error after \(records) records: \(layout)")
             return 0
         } catch {
             fail("JSON Lines reading threw \(error)")
@@ -43,7 +45,8 @@ public func fuzzRecords(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         guard case .success(let value) = record.value else { continue }
         let first = outcome(kind, value)
         let second = outcome(kind, value)
-        require(first == second, "validating twice gave \(String(describing: first)) then \(String(describing: second))")
+        require(
+            first == second, "validating twice gave \(String(describing: first)) then \(String(describing: second))")
         if let error = first {
             require(!error.field.isEmpty && !error.rule.isEmpty, "empty field or rule in \(error)")
             require(error.value.count <= 60, "value quoted at \(error.value.count) characters: \(error)")

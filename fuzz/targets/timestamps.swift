@@ -33,7 +33,8 @@ public func fuzzTimestamps(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
         let utcDay = timestamp.localWallClock(offsetSeconds: 0).day
         if utcDay.year >= 1 && utcDay.year <= 9999 && utcDay.ordinal >= minimumOrdinal {
             let utc = timestamp.iso8601(offsetSeconds: 0)
-            require(Timestamp(utc)?.microseconds == timestamp.microseconds, "\(utc) (UTC of \(printed)) is another instant")
+            require(
+                Timestamp(utc)?.microseconds == timestamp.microseconds, "\(utc) (UTC of \(printed)) is another instant")
         }
     }
 
@@ -61,7 +62,8 @@ let minimumOrdinal = Day(year: 1, month: 1, day: 1)?.ordinal ?? Int.min
 func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
 func show(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-    "\"" + bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined() + "\""
+    "\"" + bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
+        + "\""
 }
 
 func require(_ condition: Bool, _ message: @autoclosure () -> String) {

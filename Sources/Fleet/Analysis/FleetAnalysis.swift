@@ -31,8 +31,9 @@ public enum FleetAnalysis {
         let groupNames = try loadGroupNames(database)
         let drivers = try loadDrivers(database, eventId: event.id)
 
-        let tally = FleetTally(event: event, windows: windows, asOf: options.asOf, graceMinutes: options.graceMinutes,
-                               groupNames: groupNames, knownDrivers: Set(drivers.keys))
+        let tally = FleetTally(
+            event: event, windows: windows, asOf: options.asOf, graceMinutes: options.graceMinutes,
+            groupNames: groupNames, knownDrivers: Set(drivers.keys))
         try FleetQueries.prepare(database, eventId: event.id, asOf: options.asOf)
         defer { try? database.execute(FleetQueries.drop) }
         try streamAssignments(database, into: tally)
@@ -40,38 +41,55 @@ public enum FleetAnalysis {
         let rejects = try FleetStoreQuality.importRejects(database, firstSequence: orphans.count)
         let results = tally.finish(extraIssues: orphans + rejects)
 
-        let context = FleetReportContext(event: event, windows: windows, results: results, groupNames: groupNames,
-                                         drivers: drivers)
+        let context = FleetReportContext(
+            event: event, windows: windows, results: results, groupNames: groupNames,
+            drivers: drivers)
         var notes: [String] = []
         if options.asOf.microseconds < event.lastClose {
-            notes.append("The event is not over at as-of: opening windows are counted up to as-of, later ones are empty.")
+            notes.append(
+                "The event is not over at as-of: opening windows are counted up to as-of, later ones are empty.")
         }
         return Report(
             kind: "fleet", title: "Fleet report — \(event.name)", scope: event.id, asOf: options.asOf,
-            parameters: [("event", event.id), ("grace_minutes", String(options.graceMinutes)),
-                         ("time_zone", event.local.identifier)],
+            parameters: [
+                ("event", event.id), ("grace_minutes", String(options.graceMinutes)),
+                ("time_zone", event.local.identifier),
+            ],
             figures: FleetSummary.figures(context),
             // Markdown (chat) shows the latest days and the top rows first, in the columns that
             // fit a chat line; CSV and XLSX keep every row and column in contract order.
             tables: [
-                FleetSummary.dailyUtilization(context).markdown(.latestFirst("day")), FleetSummary.damageByType(context),
+                FleetSummary.dailyUtilization(context).markdown(.latestFirst("day")),
+                FleetSummary.damageByType(context),
                 FleetSummary.mostUsedCars(context), FleetSummary.mostDamagingDrivers(context),
                 FleetSummary.latestReturns(context),
-                FleetTables.vehicles(context).markdown(.largestFirst("utilization"), columns: [
-                    "plate", "brand", "model", "group", "loans", "hours_out", "utilization", "new_impacts", "late_returns"]),
+                FleetTables.vehicles(context).markdown(
+                    .largestFirst("utilization"),
+                    columns: [
+                        "plate", "brand", "model", "group", "loans", "hours_out", "utilization", "new_impacts",
+                        "late_returns",
+                    ]),
                 FleetTables.daily(context).markdown(.latestFirst("day")),
-                FleetTables.loans(context).markdown(.latestFirst("out_at"), columns: [
-                    "assignment_id", "plate", "driver", "status", "out_at", "hours", "late_minutes", "new_impacts"]),
+                FleetTables.loans(context).markdown(
+                    .latestFirst("out_at"),
+                    columns: [
+                        "assignment_id", "plate", "driver", "status", "out_at", "hours", "late_minutes", "new_impacts",
+                    ]),
                 FleetTables.damage(context),
-                FleetTables.drivers(context).markdown(.largestFirst("hours"), columns: [
-                    "driver", "company", "loans", "hours", "late_returns", "new_impacts", "damage_rate"]),
+                FleetTables.drivers(context).markdown(
+                    .largestFirst("hours"),
+                    columns: [
+                        "driver", "company", "loans", "hours", "late_returns", "new_impacts", "damage_rate",
+                    ]),
                 FleetTables.quality(context),
             ],
             charts: [
-                Chart(.column, title: "Daily fleet utilization", table: "daily_utilization", category: "day",
-                      series: ["utilization"], fileStem: "daily-utilization"),
-                Chart(.pie, title: "New damage by type", table: "damage_by_type", category: "type",
-                      series: ["new_impacts"], fileStem: "damage-by-type"),
+                Chart(
+                    .column, title: "Daily fleet utilization", table: "daily_utilization", category: "day",
+                    series: ["utilization"], fileStem: "daily-utilization"),
+                Chart(
+                    .pie, title: "New damage by type", table: "damage_by_type", category: "type",
+                    series: ["new_impacts"], fileStem: "damage-by-type"),
             ],
             heatMap: FleetSummary.heatMap(context), notes: notes)
     }
@@ -97,8 +115,10 @@ public enum FleetAnalysis {
     }
 
     /// The drivers that the event's assignments name and that a drivers file brought.
-    static func loadDrivers(_ database: Database, eventId: String) throws -> [String: (name: String, company: String?)] {
-        let statement = try database.prepare("""
+    static func loadDrivers(_ database: Database, eventId: String) throws -> [String: (name: String, company: String?)]
+    {
+        let statement = try database.prepare(
+            """
             SELECT d.id, d.name, d.company FROM drivers d
             WHERE d.id IN (SELECT driver_id FROM assignments WHERE event_id = ? AND driver_id IS NOT NULL)
             """)

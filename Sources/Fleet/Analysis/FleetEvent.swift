@@ -14,7 +14,8 @@ struct FleetEvent: Sendable {
     /// Loads the event, or throws an error listing the events that exist.
     static func load(_ database: Database, id: String) throws -> FleetEvent {
         guard try database.tableExists("events") else { throw FleetAnalysisError.noEvents }
-        let statement = try database.prepare("SELECT name, starts_on, ends_on, timezone, opens_at_minutes, closes_at_minutes FROM events WHERE id = ?")
+        let statement = try database.prepare(
+            "SELECT name, starts_on, ends_on, timezone, opens_at_minutes, closes_at_minutes FROM events WHERE id = ?")
         try statement.bind([.text(id)])
         guard try statement.step() else {
             let known = try database.rows("SELECT id FROM events ORDER BY id").compactMap { $0.first?.string }
@@ -29,8 +30,9 @@ struct FleetEvent: Sendable {
         guard let first = Day(statement.string(1)), let last = Day(statement.string(2)) else {
             throw FleetAnalysisError.invalidStoredDates(event: id)
         }
-        return FleetEvent(id: id, name: statement.string(0), firstDay: first, lastDay: last, local: local,
-                          opensAtMinutes: Int(statement.int64(4)), closesAtMinutes: Int(statement.int64(5)))
+        return FleetEvent(
+            id: id, name: statement.string(0), firstDay: first, lastDay: last, local: local,
+            opensAtMinutes: Int(statement.int64(4)), closesAtMinutes: Int(statement.int64(5)))
     }
 
     /// The instant the last day's window closes: where a loan still out stops counting.

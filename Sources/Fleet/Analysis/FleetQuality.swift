@@ -43,7 +43,8 @@ enum FleetStoreQuality {
     /// Loan records whose assignment no file has brought (yet): the agents recorded a car that
     /// the back office does not know. They belong to no event, so every fleet report lists them.
     static func recordsOfUnknownAssignments(_ database: Database, firstSequence: Int) throws -> [QualityIssue] {
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             SELECT r.id, r.assignment_id, r.kind FROM loan_records r
             WHERE NOT EXISTS (SELECT 1 FROM assignments a WHERE a.id = r.assignment_id)
             ORDER BY r.id
@@ -51,10 +52,12 @@ enum FleetStoreQuality {
         var issues: [QualityIssue] = []
         while try statement.step() {
             let id = statement.string(0)
-            issues.append(QualityIssue(
-                issue: .loanRecordOfUnknownAssignment, record: id,
-                detail: "\(statement.string(2)) of assignment \"\(statement.string(1))\", which no assignments file holds",
-                sortId: id, sequence: firstSequence + issues.count))
+            issues.append(
+                QualityIssue(
+                    issue: .loanRecordOfUnknownAssignment, record: id,
+                    detail:
+                        "\(statement.string(2)) of assignment \"\(statement.string(1))\", which no assignments file holds",
+                    sortId: id, sequence: firstSequence + issues.count))
         }
         return issues
     }
@@ -63,7 +66,8 @@ enum FleetStoreQuality {
     static func importRejects(_ database: Database, firstSequence: Int) throws -> [QualityIssue] {
         guard try database.tableExists("import_log"), try database.tableExists("import_rejects") else { return [] }
         let placeholders = fleetKinds.map { _ in "?" }.joined(separator: ", ")
-        let statement = try database.prepare("""
+        let statement = try database.prepare(
+            """
             SELECT l.file, j.position, j.line, j.record_id, j.field, j.value, j.rule
             FROM import_rejects j JOIN import_log l ON l.id = j.import_id
             WHERE l.kind IN (\(placeholders))
@@ -79,9 +83,12 @@ enum FleetStoreQuality {
             } else if let recordId {
                 record += " (id \(recordId))"
             }
-            let detail = FieldError(field: statement.string(4), value: statement.string(5), rule: statement.string(6)).description
-            issues.append(QualityIssue(issue: .importReject, record: record, detail: detail, sortId: "",
-                                       sequence: firstSequence + issues.count))
+            let detail = FieldError(field: statement.string(4), value: statement.string(5), rule: statement.string(6))
+                .description
+            issues.append(
+                QualityIssue(
+                    issue: .importReject, record: record, detail: detail, sortId: "",
+                    sequence: firstSequence + issues.count))
         }
         return issues
     }

@@ -18,8 +18,10 @@ struct FleetReportContext: Sendable {
     /// Microseconds every vehicle could have been out: the sum of the windows.
     let availablePerVehicle: Int64
 
-    init(event: FleetEvent, windows: [OpeningWindow], results: FleetResults, groupNames: [String: String],
-         drivers: [String: (name: String, company: String?)]) {
+    init(
+        event: FleetEvent, windows: [OpeningWindow], results: FleetResults, groupNames: [String: String],
+        drivers: [String: (name: String, company: String?)]
+    ) {
         self.event = event
         self.windows = windows
         self.results = results

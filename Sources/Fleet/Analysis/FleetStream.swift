@@ -51,8 +51,10 @@ struct Impact: Sendable, Equatable {
 enum FleetQueries {
     /// Unqualified: a temporary table is found first on both backends (SQLite's `temp`, PostgreSQL's `pg_temp`).
     static let table = "fleet_analysis_rows"
-    static let recordColumns = ["recorded_at_us", "mileage_km", "oil_level", "interior_cleanliness", "exterior_cleanliness",
-                                "signature_present", "signature_out_of_box"]
+    static let recordColumns = [
+        "recorded_at_us", "mileage_km", "oil_level", "interior_cleanliness", "exterior_cleanliness",
+        "signature_present", "signature_out_of_box",
+    ]
     /// Their types, spelled so that both backends read them as 64-bit (SQLite: INTEGER and REAL affinity).
     static let recordTypes = ["BIGINT", "DOUBLE PRECISION", "BIGINT", "BIGINT", "BIGINT", "BIGINT", "BIGINT"]
 
@@ -129,11 +131,14 @@ final class AssignmentStream {
 
     func next() throws -> (rank: Int64, row: AssignmentRow)? {
         guard try statement.step() else { return nil }
-        return (statement.int64(0), AssignmentRow(
-            id: statement.string(1), plate: statement.string(2), brand: statement.string(3),
-            model: statement.stringOrNil(4), groupId: statement.stringOrNil(5), driverId: statement.stringOrNil(6),
-            plannedOut: statement.int64(7), plannedIn: statement.int64(8), cancelled: statement.int64(9) != 0,
-            importSequence: statement.int64(10), checkOut: record(at: 11), checkIn: record(at: 19)))
+        return (
+            statement.int64(0),
+            AssignmentRow(
+                id: statement.string(1), plate: statement.string(2), brand: statement.string(3),
+                model: statement.stringOrNil(4), groupId: statement.stringOrNil(5), driverId: statement.stringOrNil(6),
+                plannedOut: statement.int64(7), plannedIn: statement.int64(8), cancelled: statement.int64(9) != 0,
+                importSequence: statement.int64(10), checkOut: record(at: 11), checkIn: record(at: 19))
+        )
     }
 
     private func record(at column: Int) -> AttachedRecord? {
@@ -176,9 +181,10 @@ final class ImpactStream {
             return nil
         }
         // The schema's CHECK admits the four types only; an unknown one is passed over, not fatal.
-        let impact = ImpactType(name: statement.string(1)).map { Impact(type: $0, x: statement.double(2), y: statement.double(3)) }
+        let impact = ImpactType(name: statement.string(1)).map {
+            Impact(type: $0, x: statement.double(2), y: statement.double(3))
+        }
         pending = (statement.int64(0), impact)
         return pending
     }
 }
-

@@ -22,11 +22,16 @@ enum FleetSummary {
             Figure("loan_hours", .number(hours(counts.loanMicroseconds)), .duration),
             Figure("km", .number(counts.km), .decimal(places: 1), title: "Km"),
             Figure("late_returns", .integer(counts.lateReturns), .integer),
-            Figure("late_rate", FleetReportContext.ratio(Double(counts.lateReturns), Double(counts.returnedLoans)), .percent),
+            Figure(
+                "late_rate", FleetReportContext.ratio(Double(counts.lateReturns), Double(counts.returnedLoans)),
+                .percent),
             Figure("new_impacts", .integer(counts.newImpacts), .integer),
-            Figure("damage_rate", FleetReportContext.ratio(Double(counts.returnedWithNewDamage), Double(counts.returnedLoans)), .percent),
-            Figure("impacts_per_1000_km", FleetReportContext.ratio(Double(counts.newImpactsWithKm) * 1000, counts.km),
-                   .decimal(places: 2), title: "Impacts per 1,000 km"),
+            Figure(
+                "damage_rate",
+                FleetReportContext.ratio(Double(counts.returnedWithNewDamage), Double(counts.returnedLoans)), .percent),
+            Figure(
+                "impacts_per_1000_km", FleetReportContext.ratio(Double(counts.newImpactsWithKm) * 1000, counts.km),
+                .decimal(places: 2), title: "Impacts per 1,000 km"),
             Figure("between_loans_damage", .integer(counts.betweenLoansDamage), .integer),
             Figure("overlapping_pairs", .integer(counts.overlappingPairs), .integer),
         ]
@@ -39,10 +44,11 @@ enum FleetSummary {
             let hoursOut = context.results.daily.values.reduce(Int64(0)) { $0 + $1[index].microsecondsOut }
             return [.day(window.day), FleetReportContext.ratio(Double(hoursOut), Double(window.length * vehicles))]
         }
-        return Table(name: "daily_utilization", title: "Daily utilization",
-                     columns: [Column("day", .date), Column("utilization", .percent, dataBar: true)],
-                     rows: rows, outputs: [.xlsx, .markdown], markdownLimit: rows.count,
-                     caption: "Hours out over available hours of the whole fleet, per event day (empty after as-of).")
+        return Table(
+            name: "daily_utilization", title: "Daily utilization",
+            columns: [Column("day", .date), Column("utilization", .percent, dataBar: true)],
+            rows: rows, outputs: [.xlsx, .markdown], markdownLimit: rows.count,
+            caption: "Hours out over available hours of the whole fleet, per event day (empty after as-of).")
     }
 
     /// New (attributed) impacts per type: the pie's data, every type listed.
@@ -50,9 +56,10 @@ enum FleetSummary {
         let rows = ImpactType.allCases.map { type -> [Value] in
             [.text(type.name), .integer(context.results.newImpactsByType[type.rawValue])]
         }
-        return Table(name: "damage_by_type", title: "New damage by type",
-                     columns: [Column("type"), Column("new_impacts", .integer)], rows: rows, outputs: [.xlsx, .markdown],
-                     caption: "New impacts charged to drivers, per impact type.")
+        return Table(
+            name: "damage_by_type", title: "New damage by type",
+            columns: [Column("type"), Column("new_impacts", .integer)], rows: rows, outputs: [.xlsx, .markdown],
+            caption: "New impacts charged to drivers, per impact type.")
     }
 
     /// The ten cars with the most hours out (ties by plate); cars never out are not listed.
@@ -62,13 +69,18 @@ enum FleetSummary {
             .sorted { ($1.microsecondsOut, $0.plate) < ($0.microsecondsOut, $1.plate) }.prefix(10)
         let rows = top.map { vehicle -> [Value] in
             let hoursOut = FleetReportContext.hours(vehicle.microsecondsOut)
-            return [.text(vehicle.plate), .text(vehicle.brand), .text(vehicle.model), .text(context.groupName(vehicle.group)),
-                    .number(hoursOut), FleetReportContext.ratio(hoursOut, available)]
+            return [
+                .text(vehicle.plate), .text(vehicle.brand), .text(vehicle.model),
+                .text(context.groupName(vehicle.group)),
+                .number(hoursOut), FleetReportContext.ratio(hoursOut, available),
+            ]
         }
-        return Table(name: "most_used_cars", columns: [
-            Column("plate"), Column("brand"), Column("model"), Column("group"), Column("hours_out", .duration),
-            Column("utilization", .percent, dataBar: true),
-        ], rows: rows, outputs: [.markdown], caption: "Top 10 cars by hours out.")
+        return Table(
+            name: "most_used_cars",
+            columns: [
+                Column("plate"), Column("brand"), Column("model"), Column("group"), Column("hours_out", .duration),
+                Column("utilization", .percent, dataBar: true),
+            ], rows: rows, outputs: [.markdown], caption: "Top 10 cars by hours out.")
     }
 
     /// The ten drivers charged with the most new impacts (ties by driver id); none listed without.
@@ -82,14 +94,18 @@ enum FleetSummary {
         let rows = top.map { _, number -> [Value] in
             let tally = context.results.drivers[number] ?? DriverTally()
             let id = context.results.driverIds.name(number) ?? ""
-            return [.text(id), .text(context.driverName(number)), .text(context.drivers[id]?.company),
-                    .integer(tally.loans), .integer(tally.newImpacts),
-                    FleetReportContext.ratio(Double(tally.returnedWithNewDamage), Double(tally.returned))]
+            return [
+                .text(id), .text(context.driverName(number)), .text(context.drivers[id]?.company),
+                .integer(tally.loans), .integer(tally.newImpacts),
+                FleetReportContext.ratio(Double(tally.returnedWithNewDamage), Double(tally.returned)),
+            ]
         }
-        return Table(name: "most_damaging_drivers", columns: [
-            Column("driver_id"), Column("driver"), Column("company"), Column("loans", .integer),
-            Column("new_impacts", .integer), Column("damage_rate", .percent),
-        ], rows: rows, outputs: [.markdown], caption: "Top 10 drivers by new impacts charged to them.")
+        return Table(
+            name: "most_damaging_drivers",
+            columns: [
+                Column("driver_id"), Column("driver"), Column("company"), Column("loans", .integer),
+                Column("new_impacts", .integer), Column("damage_rate", .percent),
+            ], rows: rows, outputs: [.markdown], caption: "Top 10 drivers by new impacts charged to them.")
     }
 
     /// The ten latest returns by minutes late (ties by assignment id); on-time returns not listed.
@@ -102,19 +118,25 @@ enum FleetSummary {
         }.prefix(10)
         let rows = top.map { _, index -> [Value] in
             let line = context.results.lines[Int(index)]
-            return [.text(line.assignmentId), .text(context.results.vehicles[Int(line.vehicle)].plate),
-                    .text(context.driverName(line.driver)), context.timestamp(line.plannedIn), context.timestamp(line.inAt),
-                    .number(line.lateMinutes.map(Double.init))]
+            return [
+                .text(line.assignmentId), .text(context.results.vehicles[Int(line.vehicle)].plate),
+                .text(context.driverName(line.driver)), context.timestamp(line.plannedIn), context.timestamp(line.inAt),
+                .number(line.lateMinutes.map(Double.init)),
+            ]
         }
-        return Table(name: "latest_returns", columns: [
-            Column("assignment_id"), Column("plate"), Column("driver"), Column("planned_in", .timestamp),
-            Column("in_at", .timestamp), Column("late_minutes", .duration),
-        ], rows: rows, outputs: [.markdown], caption: "Top 10 late returns by minutes late.")
+        return Table(
+            name: "latest_returns",
+            columns: [
+                Column("assignment_id"), Column("plate"), Column("driver"), Column("planned_in", .timestamp),
+                Column("in_at", .timestamp), Column("late_minutes", .duration),
+            ], rows: rows, outputs: [.markdown], caption: "Top 10 late returns by minutes late.")
     }
 
     static func heatMap(_ context: FleetReportContext) -> HeatMap {
-        HeatMap(title: "New damage by zone", rowLabels: DamageZone.rowLabels, columnLabels: DamageZone.columnLabels,
-                cells: context.results.zones.map { $0.map(Double.init) }, backdrop: CarOutline.backdrop, fileStem: "heatmap",
-                rowHeader: "Row")
+        HeatMap(
+            title: "New damage by zone", rowLabels: DamageZone.rowLabels, columnLabels: DamageZone.columnLabels,
+            cells: context.results.zones.map { $0.map(Double.init) }, backdrop: CarOutline.backdrop,
+            fileStem: "heatmap",
+            rowHeader: "Row")
     }
 }

@@ -5,8 +5,10 @@ import ReportModel
 enum FleetTables {
     static let vehicleColumns = [
         Column("plate"), Column("brand"), Column("model"), Column("group"), Column("loans", .integer),
-        Column("hours_out", .duration), Column("available_hours", .duration), Column("utilization", .percent, dataBar: true),
-        Column("km", .decimal(places: 1), title: "Km"), Column("new_impacts", .integer), Column("late_returns", .integer),
+        Column("hours_out", .duration), Column("available_hours", .duration),
+        Column("utilization", .percent, dataBar: true),
+        Column("km", .decimal(places: 1), title: "Km"), Column("new_impacts", .integer),
+        Column("late_returns", .integer),
     ]
 
     static let dailyColumns = [
@@ -16,10 +18,13 @@ enum FleetTables {
     ]
 
     static let loanColumns = [
-        Column("assignment_id", title: "Assignment"), Column("plate"), Column("group"), Column("driver"), Column("status"),
-        Column("planned_out", .timestamp), Column("planned_in", .timestamp), Column("out_at", .timestamp, title: "Out at"),
+        Column("assignment_id", title: "Assignment"), Column("plate"), Column("group"), Column("driver"),
+        Column("status"),
+        Column("planned_out", .timestamp), Column("planned_in", .timestamp),
+        Column("out_at", .timestamp, title: "Out at"),
         Column("in_at", .timestamp, title: "In at"), Column("hours", .duration), Column("late_minutes", .duration),
-        Column("km", .decimal(places: 1), title: "Km"), Column("oil_delta", .integer), Column("interior_delta", .integer),
+        Column("km", .decimal(places: 1), title: "Km"), Column("oil_delta", .integer),
+        Column("interior_delta", .integer),
         Column("exterior_delta", .integer), Column("new_impacts", .integer), Column("signed_out", .boolean),
         Column("signed_in", .boolean),
     ]
@@ -42,13 +47,18 @@ enum FleetTables {
         let available = FleetReportContext.hours(context.availablePerVehicle)
         let rows = context.results.vehicles.map { vehicle -> [Value] in
             let hoursOut = FleetReportContext.hours(vehicle.microsecondsOut)
-            return [.text(vehicle.plate), .text(vehicle.brand), .text(vehicle.model), .text(context.groupName(vehicle.group)),
-                    .integer(vehicle.loans), .number(hoursOut), .number(available),
-                    FleetReportContext.ratio(hoursOut, available), .number(vehicle.km), .integer(vehicle.newImpacts),
-                    .integer(vehicle.lateReturns)]
+            return [
+                .text(vehicle.plate), .text(vehicle.brand), .text(vehicle.model),
+                .text(context.groupName(vehicle.group)),
+                .integer(vehicle.loans), .number(hoursOut), .number(available),
+                FleetReportContext.ratio(hoursOut, available), .number(vehicle.km), .integer(vehicle.newImpacts),
+                .integer(vehicle.lateReturns),
+            ]
         }
-        return Table(name: "vehicles", columns: vehicleColumns, rows: rows,
-                     caption: "Every car of the event, by plate: hours out are the union of its loans inside the opening windows.")
+        return Table(
+            name: "vehicles", columns: vehicleColumns, rows: rows,
+            caption:
+                "Every car of the event, by plate: hours out are the union of its loans inside the opening windows.")
     }
 
     /// A row per event day and group with at least one vehicle, by day then group name.
@@ -63,13 +73,16 @@ enum FleetTables {
                 guard let tally = context.results.daily[group]?[index] else { continue }
                 let available = FleetReportContext.hours(window.length * Int64(tally.vehicles))
                 let hoursOut = FleetReportContext.hours(tally.microsecondsOut)
-                rows.append([.day(window.day), .text(context.groupName(group)), .integer(tally.vehicles), .number(available),
-                             .number(hoursOut), FleetReportContext.ratio(hoursOut, available),
-                             .integer(tally.checkOuts), .integer(tally.checkIns)])
+                rows.append([
+                    .day(window.day), .text(context.groupName(group)), .integer(tally.vehicles), .number(available),
+                    .number(hoursOut), FleetReportContext.ratio(hoursOut, available),
+                    .integer(tally.checkOuts), .integer(tally.checkIns),
+                ])
             }
         }
-        return Table(name: "daily", columns: dailyColumns, rows: rows,
-                     caption: "Per event day and group: check-outs and check-ins count on the local day they happen.")
+        return Table(
+            name: "daily", columns: dailyColumns, rows: rows,
+            caption: "Per event day and group: check-outs and check-ins count on the local day they happen.")
     }
 
     static func loans(_ context: FleetReportContext) -> Table {
@@ -77,8 +90,9 @@ enum FleetTables {
             var iterator = context.loanOrder.makeIterator()
             return AnyIterator { iterator.next().map { loanRow(context.results.lines[Int($0)], context) } }
         }
-        return Table(name: "loans", columns: loanColumns, rows: rows,
-                     caption: "Every assignment that was not cancelled, by assignment id.")
+        return Table(
+            name: "loans", columns: loanColumns, rows: rows,
+            caption: "Every assignment that was not cancelled, by assignment id.")
     }
 
     static func loanRow(_ line: LoanLine, _ context: FleetReportContext) -> [Value] {
@@ -101,37 +115,49 @@ enum FleetTables {
                 iterator.next().map { index -> [Value] in
                     let damage = context.results.damage[Int(index)]
                     let line = context.results.lines[Int(damage.loan)]
-                    return [.text(line.assignmentId), .text(context.results.vehicles[Int(line.vehicle)].plate),
-                            damage.attributed ? .text(context.driverName(line.driver)) : .empty,
-                            .text(damage.impact.type.name), .number(damage.impact.x), .number(damage.impact.y),
-                            .text(DamageZone(x: damage.impact.x, y: damage.impact.y).name), .boolean(damage.attributed)]
+                    return [
+                        .text(line.assignmentId), .text(context.results.vehicles[Int(line.vehicle)].plate),
+                        damage.attributed ? .text(context.driverName(line.driver)) : .empty,
+                        .text(damage.impact.type.name), .number(damage.impact.x), .number(damage.impact.y),
+                        .text(DamageZone(x: damage.impact.x, y: damage.impact.y).name), .boolean(damage.attributed),
+                    ]
                 }
             }
         }
-        return Table(name: "damage", columns: damageColumns, rows: rows,
-                     caption: "New damage charged to the driver, and damage found at check-out that no one is charged for (attributed false).")
+        return Table(
+            name: "damage", columns: damageColumns, rows: rows,
+            caption:
+                "New damage charged to the driver, and damage found at check-out that no one is charged for (attributed false)."
+        )
     }
 
     static func drivers(_ context: FleetReportContext) -> Table {
         let rows = context.driverOrder.map { number -> [Value] in
             let tally = context.results.drivers[number] ?? DriverTally()
             let id = context.results.driverIds.name(number) ?? ""
-            return [.text(id), .text(context.driverName(number)), .text(context.drivers[id]?.company),
-                    .integer(tally.loans), .number(FleetReportContext.hours(tally.loanMicroseconds)), .integer(tally.lateReturns),
-                    .integer(tally.newImpacts),
-                    FleetReportContext.ratio(Double(tally.returnedWithNewDamage), Double(tally.returned))]
+            return [
+                .text(id), .text(context.driverName(number)), .text(context.drivers[id]?.company),
+                .integer(tally.loans), .number(FleetReportContext.hours(tally.loanMicroseconds)),
+                .integer(tally.lateReturns),
+                .integer(tally.newImpacts),
+                FleetReportContext.ratio(Double(tally.returnedWithNewDamage), Double(tally.returned)),
+            ]
         }
-        return Table(name: "drivers", columns: driverColumns, rows: rows,
-                     caption: "Every driver named by an assignment that was not cancelled, by driver id.")
+        return Table(
+            name: "drivers", columns: driverColumns, rows: rows,
+            caption: "Every driver named by an assignment that was not cancelled, by driver id.")
     }
 
     static func quality(_ context: FleetReportContext) -> Table {
         let issues = context.results.quality
         let rows = Rows(count: issues.count) {
             var iterator = issues.makeIterator()
-            return AnyIterator { iterator.next().map { [.text($0.issue.rawValue), .text($0.record), .text($0.detail)] } }
+            return AnyIterator {
+                iterator.next().map { [.text($0.issue.rawValue), .text($0.record), .text($0.detail)] }
+            }
         }
-        return Table(name: "quality", columns: qualityColumns, rows: rows,
-                     caption: "Data-quality issues: records to fix in the back office or the app.")
+        return Table(
+            name: "quality", columns: qualityColumns, rows: rows,
+            caption: "Data-quality issues: records to fix in the back office or the app.")
     }
 }

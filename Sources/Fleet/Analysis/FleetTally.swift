@@ -53,8 +53,10 @@ final class FleetTally {
     private(set) var results = FleetResults()
     private var current: VehicleInProgress?
 
-    init(event: FleetEvent, windows: [OpeningWindow], asOf: Timestamp, graceMinutes: Int,
-         groupNames: [String: String], knownDrivers: Set<String>) {
+    init(
+        event: FleetEvent, windows: [OpeningWindow], asOf: Timestamp, graceMinutes: Int,
+        groupNames: [String: String], knownDrivers: Set<String>
+    ) {
         self.event = event
         self.windows = windows
         self.asOf = asOf.microseconds
@@ -87,22 +89,26 @@ final class FleetTally {
 
         guard let checkOut = row.checkOut else {
             if let checkIn = row.checkIn {
-                addIssue(.checkInWithoutCheckOut, row.id,
-                         "check-in \(checkIn.id) at \(format(checkIn.recordedAt)) but no check-out")
+                addIssue(
+                    .checkInWithoutCheckOut, row.id,
+                    "check-in \(checkIn.id) at \(format(checkIn.recordedAt)) but no check-out")
             } else if row.plannedOut + grace < asOf {
                 results.counts.noShows += 1
             }
-            results.lines.append(LoanLine(
-                assignmentId: row.id, vehicle: Int32(results.vehicles.count), group: group, driver: driver,
-                plannedOut: row.plannedOut, plannedIn: row.plannedIn, outAt: nil, inAt: row.checkIn?.recordedAt,
-                status: row.checkIn == nil ? .waiting : .done, loanMicroseconds: nil, lateMinutes: nil, km: nil,
-                oilDelta: nil, interiorDelta: nil, exteriorDelta: nil, newImpacts: nil,
-                signedOut: false, signedIn: row.checkIn?.signaturePresent ?? false))
+            results.lines.append(
+                LoanLine(
+                    assignmentId: row.id, vehicle: Int32(results.vehicles.count), group: group, driver: driver,
+                    plannedOut: row.plannedOut, plannedIn: row.plannedIn, outAt: nil, inAt: row.checkIn?.recordedAt,
+                    status: row.checkIn == nil ? .waiting : .done, loanMicroseconds: nil, lateMinutes: nil, km: nil,
+                    oilDelta: nil, interiorDelta: nil, exteriorDelta: nil, newImpacts: nil,
+                    signedOut: false, signedIn: row.checkIn?.signaturePresent ?? false))
             current = vehicle
             return
         }
 
-        let marks = (checkOut: try checkOutImpacts.impacts(ofRank: rank), checkIn: try checkInImpacts.impacts(ofRank: rank))
+        let marks = (
+            checkOut: try checkOutImpacts.impacts(ofRank: rank), checkIn: try checkInImpacts.impacts(ofRank: rank)
+        )
         results.counts.loans += 1
         vehicle.loans += 1
         let out = checkOut.recordedAt
@@ -165,14 +171,21 @@ final class FleetTally {
             results.counts.stillOut += 1
         }
 
-        results.lines.append(LoanLine(
-            assignmentId: row.id, vehicle: Int32(results.vehicles.count), group: group, driver: driver,
-            plannedOut: row.plannedOut, plannedIn: row.plannedIn, outAt: out, inAt: row.checkIn?.recordedAt,
-            status: row.checkIn == nil ? .out : .done, loanMicroseconds: end - out, lateMinutes: lateMinutes, km: km,
-            oilDelta: row.checkIn.map { Int8(clamping: $0.oilLevel - checkOut.oilLevel) },
-            interiorDelta: row.checkIn.map { Int8(clamping: $0.interiorCleanliness - checkOut.interiorCleanliness) },
-            exteriorDelta: row.checkIn.map { Int8(clamping: $0.exteriorCleanliness - checkOut.exteriorCleanliness) },
-            newImpacts: newCount, signedOut: checkOut.signaturePresent, signedIn: row.checkIn?.signaturePresent ?? false))
+        results.lines.append(
+            LoanLine(
+                assignmentId: row.id, vehicle: Int32(results.vehicles.count), group: group, driver: driver,
+                plannedOut: row.plannedOut, plannedIn: row.plannedIn, outAt: out, inAt: row.checkIn?.recordedAt,
+                status: row.checkIn == nil ? .out : .done, loanMicroseconds: end - out, lateMinutes: lateMinutes,
+                km: km,
+                oilDelta: row.checkIn.map { Int8(clamping: $0.oilLevel - checkOut.oilLevel) },
+                interiorDelta: row.checkIn.map {
+                    Int8(clamping: $0.interiorCleanliness - checkOut.interiorCleanliness)
+                },
+                exteriorDelta: row.checkIn.map {
+                    Int8(clamping: $0.exteriorCleanliness - checkOut.exteriorCleanliness)
+                },
+                newImpacts: newCount, signedOut: checkOut.signaturePresent,
+                signedIn: row.checkIn?.signaturePresent ?? false))
         current = vehicle
     }
 
@@ -185,10 +198,13 @@ final class FleetTally {
     }
 
     /// Check-in minus check-out mileage; nil when either is missing, or negative (an issue).
-    private func kilometres(_ row: AssignmentRow, from checkOut: AttachedRecord, to checkIn: AttachedRecord) -> Double? {
+    private func kilometres(_ row: AssignmentRow, from checkOut: AttachedRecord, to checkIn: AttachedRecord) -> Double?
+    {
         guard let start = checkOut.mileage, let finish = checkIn.mileage else { return nil }
         guard finish >= start else {
-            addIssue(.negativeKm, row.id, "check-in mileage \(number(finish)) km is below check-out mileage \(number(start)) km")
+            addIssue(
+                .negativeKm, row.id,
+                "check-in mileage \(number(finish)) km is below check-out mileage \(number(start)) km")
             return nil
         }
         return finish - start
@@ -233,15 +249,17 @@ final class FleetTally {
         for pair in LoanIntervals.overlappingPairs(vehicle.intervals) {
             let earlier = results.lines[pair.earlier], later = results.lines[pair.later]
             results.counts.overlappingPairs += 1
-            addIssue(.overlappingLoans, earlier.assignmentId + ", " + later.assignmentId,
-                     "\(vehicle.plate): \(earlier.assignmentId) \(span(earlier)) overlaps \(later.assignmentId) \(span(later))",
-                     sortId: earlier.assignmentId)
+            addIssue(
+                .overlappingLoans, earlier.assignmentId + ", " + later.assignmentId,
+                "\(vehicle.plate): \(earlier.assignmentId) \(span(earlier)) overlaps \(later.assignmentId) \(span(later))",
+                sortId: earlier.assignmentId)
         }
 
-        results.vehicles.append(VehicleLine(
-            plate: vehicle.plate, brand: latest.brand, model: latest.model, group: group, loans: vehicle.loans,
-            microsecondsOut: perWindow.reduce(0, +), km: vehicle.km, newImpacts: vehicle.newImpacts,
-            lateReturns: vehicle.lateReturns))
+        results.vehicles.append(
+            VehicleLine(
+                plate: vehicle.plate, brand: latest.brand, model: latest.model, group: group, loans: vehicle.loans,
+                microsecondsOut: perWindow.reduce(0, +), km: vehicle.km, newImpacts: vehicle.newImpacts,
+                lateReturns: vehicle.lateReturns))
     }
 
     /// The index of the event day an instant falls on in the event's zone, or nil outside the event.
@@ -255,15 +273,19 @@ final class FleetTally {
         return "[\(format(start)), \(format(start + (line.loanMicroseconds ?? 0))))"
     }
 
-    private func format(_ instant: Int64) -> String { event.local.localized(Timestamp(microseconds: instant)).description }
+    private func format(_ instant: Int64) -> String {
+        event.local.localized(Timestamp(microseconds: instant)).description
+    }
 
     private func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     private func addIssue(_ issue: FleetIssue, _ record: String, _ detail: String, sortId: String? = nil) {
-        results.quality.append(QualityIssue(issue: issue, record: record, detail: detail, sortId: sortId ?? record,
-                                            sequence: results.quality.count))
+        results.quality.append(
+            QualityIssue(
+                issue: issue, record: record, detail: detail, sortId: sortId ?? record,
+                sequence: results.quality.count))
     }
 }
 
@@ -303,8 +325,9 @@ struct VehicleInProgress {
     init(plate: String) { self.plate = plate }
 
     mutating func noteAssignment(_ row: AssignmentRow) {
-        let candidate = Latest(plannedOut: row.plannedOut, sequence: row.importSequence, id: row.id,
-                               brand: row.brand, model: row.model, groupId: row.groupId)
+        let candidate = Latest(
+            plannedOut: row.plannedOut, sequence: row.importSequence, id: row.id,
+            brand: row.brand, model: row.model, groupId: row.groupId)
         if latest.map({ $0.isBefore(row) }) ?? true { latest = candidate }
         if row.groupId != nil, latestGroup.map({ $0.isBefore(row) }) ?? true { latestGroup = candidate }
     }

@@ -61,7 +61,8 @@ enum ImportRun {
     static func requireExportFiles(in arguments: [String], found entries: [ImportFiles.Entry]) throws {
         for argument in arguments {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue
+            else { continue }
             let prefix = argument.hasSuffix("/") ? argument : argument + "/"
             if !entries.contains(where: { $0.path.hasPrefix(prefix) }) {
                 throw CommandFailure("no export files under \(argument) (looked for *.json, *.jsonl, *.ndjson and .gz)")
@@ -88,7 +89,9 @@ enum ImportRun {
             throw CommandFailure("\(error)")
         }
         try requireExportFiles(in: context.arguments.positionals, found: entries)
-        let database = checkOnly ? try Database(path: ":memory:")
+        let database =
+            checkOnly
+            ? try Database(path: ":memory:")
             : try DatabaseAccess.forWriting(context)
         let importer = try Importer(database: database, modules: context.modules.map(\.imports), options: options)
         showProgress(of: importer, on: console)
@@ -108,7 +111,9 @@ enum ImportRun {
             case .imported, .checked:
                 totals.imported += 1
                 if !console.quiet {
-                    console.output("\(checkOnly ? "checked " : "imported") \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.accepted) accepted, \(outcome.rejected) rejected\(recordsMemberNote(outcome))".oneLine())
+                    console.output(
+                        "\(checkOnly ? "checked " : "imported") \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.accepted) accepted, \(outcome.rejected) rejected\(recordsMemberNote(outcome))"
+                            .oneLine())
                 }
             case .skipped(let reason):
                 totals.skipped += 1
@@ -122,7 +127,9 @@ enum ImportRun {
         let verb = checkOnly ? "check" : "import"
         let done = checkOnly ? "checked" : "imported"
         if !console.quiet || totals.failed > 0 || totals.rejected > 0 {
-            console.output("\(verb): \(totals.files) files (\(totals.imported) \(done), \(totals.skipped) skipped, \(totals.failed) failed), \(totals.records) records, \(totals.accepted) accepted, \(totals.rejected) rejected in \(Formatting.seconds(seconds))")
+            console.output(
+                "\(verb): \(totals.files) files (\(totals.imported) \(done), \(totals.skipped) skipped, \(totals.failed) failed), \(totals.records) records, \(totals.accepted) accepted, \(totals.rejected) rejected in \(Formatting.seconds(seconds))"
+            )
         }
         if totals.failed > 0 { return .failure }
         return totals.rejected > 0 ? .rejected : .success
@@ -133,7 +140,8 @@ enum ImportRun {
         importer.progress = { progress in
             var line = "importing \(progress.file)  \(progress.records) records"
             if let bytes = progress.bytes, bytes.total > 0 {
-                line += "  \(Int(Double(bytes.read) / Double(bytes.total) * 100)) % of \(Formatting.megabytes(Int(bytes.total)))"
+                line +=
+                    "  \(Int(Double(bytes.read) / Double(bytes.total) * 100)) % of \(Formatting.megabytes(Int(bytes.total)))"
             }
             console.progress(line)
         }
@@ -143,7 +151,9 @@ enum ImportRun {
     static func rejectionLines(_ outcome: FileOutcome) -> [String] {
         var lines = outcome.rejectMessages
         if outcome.rejected > outcome.rejectMessages.count, !outcome.failed {
-            lines.append("\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records (all are in the import_rejects table)")
+            lines.append(
+                "\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records (all are in the import_rejects table)"
+            )
         }
         return lines.map { $0.oneLine() }
     }

@@ -30,9 +30,17 @@ public enum NightlyCommand: Command {
             """,
         options: [
             .value("inbox", "DIR", help: "The folder the exporters drop files into (required)."),
-            .value("archive", "DIR", help: "Where imported files go (default: archive/ beside the inbox, created when missing)."),
-            .value("output", "DIR", short: "o", help: "The folder for the reports (default: Reports/, created when missing)."),
-            .value("only", "DOMAINS", help: "Write only these domains' reports, comma-separated names of report commands, e.g. fleet,habits (default: all)."),
+            .value(
+                "archive", "DIR",
+                help: "Where imported files go (default: archive/ beside the inbox, created when missing)."),
+            .value(
+                "output", "DIR", short: "o",
+                help: "The folder for the reports (default: Reports/, created when missing)."),
+            .value(
+                "only", "DOMAINS",
+                help:
+                    "Write only these domains' reports, comma-separated names of report commands, e.g. fleet,habits (default: all)."
+            ),
             CommonOptions.asOf, CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet,
         ])
 
@@ -40,9 +48,11 @@ public enum NightlyCommand: Command {
         let settings = try NightlySettings(context)
         if StoreLocation.isPostgreSQL(settings.databasePath) {
             // Machines sharing one server cannot share a lock file: the lock is the server's.
-            let holder = try Database(path: settings.databasePath, busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds)
+            let holder = try Database(
+                path: settings.databasePath, busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds)
             guard try holder.tryNightlyLock() else {
-                NightlyLog(console: context.console).warning("another run holds the nightly lock of \(holder.path); nothing done")
+                NightlyLog(console: context.console).warning(
+                    "another run holds the nightly lock of \(holder.path); nothing done")
                 return .busy
             }
             var run = NightlyRun(settings: settings, context: context)
@@ -52,7 +62,8 @@ public enum NightlyCommand: Command {
         case .held(let pid):
             // A log line like every other of the job: UTC time first (issue 12).
             NightlyLog(console: context.console)
-                .warning("another run holds \(settings.lockPath) (pid \(pid.map(String.init) ?? "unknown")); nothing done")
+                .warning(
+                    "another run holds \(settings.lockPath) (pid \(pid.map(String.init) ?? "unknown")); nothing done")
             return .busy
         case .acquired(let lock):
             defer { lock.release() }
@@ -101,7 +112,9 @@ struct NightlySettings {
         domains = try NightlySettings.domains(context.arguments.value("only"), modules: context.modules)
         let inboxPath = NightlySettings.absolute(inbox), archivePath = NightlySettings.absolute(archive)
         if archivePath == inboxPath || archivePath.hasPrefix(inboxPath.hasSuffix("/") ? inboxPath : inboxPath + "/") {
-            throw UsageError("the archive \(archive) is inside the inbox \(inbox): its files would be imported again; give --archive DIR outside it")
+            throw UsageError(
+                "the archive \(archive) is inside the inbox \(inbox): its files would be imported again; give --archive DIR outside it"
+            )
         }
     }
 
@@ -110,11 +123,14 @@ struct NightlySettings {
         let known = modules.map(\.name)
         guard let text else { return Set(known) }
         var domains = Set<DomainName>()
-        for name in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+        for name in text.split(separator: ",", omittingEmptySubsequences: false).map({
+            $0.trimmingCharacters(in: .whitespaces)
+        }) {
             guard let domain = known.first(where: { $0.rawValue == name }) else {
                 let names = known.map(\.rawValue)
-                throw UsageError("--only: unknown domain \"\(name)\"" + Suggestion.clause(for: name, among: names)
-                                 + "; domains: " + names.joined(separator: ", "))
+                throw UsageError(
+                    "--only: unknown domain \"\(name)\"" + Suggestion.clause(for: name, among: names)
+                        + "; domains: " + names.joined(separator: ", "))
             }
             domains.insert(domain)
         }

@@ -9,7 +9,9 @@ enum ReportCommand {
         let command = module.report.command
         let spec = CommandSpec(
             name: command.name, abstract: command.abstract, discussion: command.discussion,
-            options: command.options.filter { $0.name != "help" } + [CommonOptions.asOf, CommonOptions.database, CommonOptions.busyTimeout]
+            options: command.options.filter { $0.name != "help" } + [
+                CommonOptions.asOf, CommonOptions.database, CommonOptions.busyTimeout,
+            ]
                 + ReportOutput.options + [CommonOptions.quiet])
         return CommandEntry(spec: spec) { context in
             let request = try module.report.request(context.arguments, try context.asOf())

@@ -11,9 +11,11 @@ public enum StatusCommand: Command {
     public static let spec = CommandSpec(
         name: "status",
         abstract: "Show what the database holds: kinds, counts, date ranges, last imports.",
-        options: [CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet,
-                  .flag("json", help: "Print one JSON object (kinds, counts, date ranges, last imports), for monitoring."),
-                  .flag("csv", help: "Print the kinds table as CSV (kind, records, from, to), for scripts.")])
+        options: [
+            CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet,
+            .flag("json", help: "Print one JSON object (kinds, counts, date ranges, last imports), for monitoring."),
+            .flag("csv", help: "Print the kinds table as CSV (kind, records, from, to), for scripts."),
+        ])
 
     public static func run(_ context: CommandContext) throws -> ExitCode {
         if context.arguments.flag("json") && context.arguments.flag("csv") {
@@ -33,13 +35,18 @@ public enum StatusCommand: Command {
             return .success
         }
         console.output("database \(path)")
-        let lines = [["kind", "records", "from", "to"]] + summary.kinds.map { [$0.name, String($0.records), $0.from, $0.to] }
+        let lines =
+            [["kind", "records", "from", "to"]] + summary.kinds.map { [$0.name, String($0.records), $0.from, $0.to] }
         console.output(StatusCommand.align(lines))
         if let files = summary.filesImported {
             console.output("")
-            console.output("\(files) files imported, \(summary.rejectedRecords ?? 0) rejected records kept; last imports:")
-            let rows = [["finished", "file", "kind", "records", "rejected"]]
-                + summary.lastImports.map { [$0.finishedAt, $0.file, $0.kind, String($0.records), String($0.rejected)] }
+            console.output(
+                "\(files) files imported, \(summary.rejectedRecords ?? 0) rejected records kept; last imports:")
+            let rows =
+                [["finished", "file", "kind", "records", "rejected"]]
+                + summary.lastImports.map {
+                    [$0.finishedAt, $0.file, $0.kind, String($0.records), String($0.rejected)]
+                }
             console.output(StatusCommand.align(rows))
         }
         return .success
@@ -55,7 +62,10 @@ public enum StatusCommand: Command {
                 let count = try database.scalarInt("SELECT COUNT(*) FROM \"\(kind.name)\"") ?? 0
                 var range = ("", "")
                 if let column = module.statusColumns[kind],
-                   let row = try database.rows("SELECT MIN(\(column.column)), MAX(\(column.column)) FROM \"\(kind.name)\"").first {
+                    let row = try database.rows(
+                        "SELECT MIN(\(column.column)), MAX(\(column.column)) FROM \"\(kind.name)\""
+                    ).first
+                {
                     range = (column.render(row[0]), column.render(row[1]))
                 }
                 summary.kinds.append(.init(name: kind.name, records: Int(count), from: range.0, to: range.1))
@@ -64,10 +74,14 @@ public enum StatusCommand: Command {
         if tables.contains("import_log") {
             summary.filesImported = Int(try database.scalarInt("SELECT COUNT(*) FROM import_log") ?? 0)
             summary.rejectedRecords = Int(try database.scalarInt("SELECT COUNT(*) FROM import_rejects") ?? 0)
-            for row in try database.rows("SELECT file, kind, records, accepted, rejected, finished_at FROM import_log ORDER BY id DESC LIMIT 10") {
-                summary.lastImports.append(.init(finishedAt: row[5].string ?? "", file: row[0].string ?? "",
-                                                 kind: row[1].string ?? "", records: Int(row[2].int ?? 0),
-                                                 accepted: Int(row[3].int ?? 0), rejected: Int(row[4].int ?? 0)))
+            for row in try database.rows(
+                "SELECT file, kind, records, accepted, rejected, finished_at FROM import_log ORDER BY id DESC LIMIT 10")
+            {
+                summary.lastImports.append(
+                    .init(
+                        finishedAt: row[5].string ?? "", file: row[0].string ?? "",
+                        kind: row[1].string ?? "", records: Int(row[2].int ?? 0),
+                        accepted: Int(row[3].int ?? 0), rejected: Int(row[4].int ?? 0)))
             }
         }
         return summary
@@ -77,7 +91,11 @@ public enum StatusCommand: Command {
     static func align(_ rows: [[String]]) -> String {
         guard let first = rows.first else { return "" }
         var widths = first.map(\.count)
-        for row in rows { for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) } }
+        for row in rows {
+            for (index, cell) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], cell.count)
+            }
+        }
         return rows.map { row in
             row.enumerated().map { index, cell in
                 index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)

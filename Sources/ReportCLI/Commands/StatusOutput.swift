@@ -31,10 +31,14 @@ struct StatusSummary {
     func json() throws -> String {
         var object: [String: Any] = [
             "database": database,
-            "kinds": kinds.map { ["kind": $0.name, "records": $0.records, "from": $0.from, "to": $0.to] as [String: Any] },
+            "kinds": kinds.map {
+                ["kind": $0.name, "records": $0.records, "from": $0.from, "to": $0.to] as [String: Any]
+            },
             "last_imports": lastImports.map {
-                ["finished_at": $0.finishedAt, "file": $0.file, "kind": $0.kind, "records": $0.records,
-                 "accepted": $0.accepted, "rejected": $0.rejected] as [String: Any]
+                [
+                    "finished_at": $0.finishedAt, "file": $0.file, "kind": $0.kind, "records": $0.records,
+                    "accepted": $0.accepted, "rejected": $0.rejected,
+                ] as [String: Any]
             },
         ]
         object["files_imported"] = filesImported ?? 0
@@ -45,7 +49,8 @@ struct StatusSummary {
 
     /// The kinds table as a CSV table of the dashboard contract's rules (RFC 4180, injection-safe).
     var kindsTable: Table {
-        Table(name: "status", columns: [Column("kind"), Column("records", .integer), Column("from"), Column("to")],
-              rows: kinds.map { [.text($0.name), .integer($0.records), .text($0.from), .text($0.to)] })
+        Table(
+            name: "status", columns: [Column("kind"), Column("records", .integer), Column("from"), Column("to")],
+            rows: kinds.map { [.text($0.name), .integer($0.records), .text($0.from), .text($0.to)] })
     }
 }

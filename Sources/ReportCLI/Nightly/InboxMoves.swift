@@ -26,8 +26,10 @@ enum InboxMoves {
     /// before the file is placed (the failed-file move writes its `.error.txt` there). Returns the
     /// path the file now has.
     @discardableResult
-    static func move(_ source: String, into folder: String, name: String, scratchFolder: String,
-                     beforeMove: (String) throws -> Void = { _ in }) throws -> String {
+    static func move(
+        _ source: String, into folder: String, name: String, scratchFolder: String,
+        beforeMove: (String) throws -> Void = { _ in }
+    ) throws -> String {
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw Failure(description: "\(folder): cannot create the folder (\(error.localizedDescription))")
         }
@@ -86,7 +88,9 @@ enum InboxMoves {
 
     private static func unlinkSource(_ source: String) throws {
         guard unlink(source) == 0 || errno == ENOENT else {
-            throw Failure(description: "\(source): archived, but cannot remove it from the inbox (\(String(cString: strerror(errno))))")
+            throw Failure(
+                description:
+                    "\(source): archived, but cannot remove it from the inbox (\(String(cString: strerror(errno))))")
         }
     }
 
@@ -95,7 +99,8 @@ enum InboxMoves {
     private static func copy(_ source: String, to destination: String, scratchFolder: String) throws {
         let name = (destination as NSString).lastPathComponent
         let scratch = URL(fileURLWithPath: scratchFolder).appendingPathComponent(
-            "." + name + ".tmp-" + String(getpid()) + "-" + String(UInt32.random(in: .min ... .max), radix: 16)).path
+            "." + name + ".tmp-" + String(getpid()) + "-" + String(UInt32.random(in: .min ... .max), radix: 16)
+        ).path
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw failure("open", source, destination) }
         defer { close(input) }
@@ -128,6 +133,7 @@ enum InboxMoves {
     }
 
     private static func failure(_ operation: String, _ source: String, _ destination: String) -> Failure {
-        Failure(description: "\(source): cannot \(operation) it to \(destination) (\(String(cString: strerror(errno))))")
+        Failure(
+            description: "\(source): cannot \(operation) it to \(destination) (\(String(cString: strerror(errno))))")
     }
 }

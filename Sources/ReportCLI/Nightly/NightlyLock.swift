@@ -34,7 +34,8 @@ final class NightlyLock {
     static func acquire(path: String) throws -> Outcome {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw CommandFailure("\(path): cannot open the lock file (\(String(cString: strerror(errno)))); check the folder of --db")
+            throw CommandFailure(
+                "\(path): cannot open the lock file (\(String(cString: strerror(errno)))); check the folder of --db")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno

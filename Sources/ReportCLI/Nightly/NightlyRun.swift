@@ -31,14 +31,17 @@ struct NightlyRun {
 
     mutating func run() -> ExitCode {
         let started = Date()
-        log.info("started: inbox \(settings.inbox), archive \(settings.archive), reports \(settings.output ?? ReportOutput.defaultDirectory), as-of \(settings.asOf), database \(StoreLocation.display(settings.databasePath))")
+        log.info(
+            "started: inbox \(settings.inbox), archive \(settings.archive), reports \(settings.output ?? ReportOutput.defaultDirectory), as-of \(settings.asOf), database \(StoreLocation.display(settings.databasePath))"
+        )
         if let outputFolder = prepareFolders() {
             removeStaleTemporaryFiles(outputFolder: outputFolder)
             importInbox()
             writeReports(to: outputFolder)
         }
         let code: ExitCode = tally.failures > 0 ? .failure : tally.rejected > 0 ? .rejected : .success
-        let summary = "finished in \(Formatting.seconds(Date().timeIntervalSince(started))): "
+        let summary =
+            "finished in \(Formatting.seconds(Date().timeIntervalSince(started))): "
             + "\(tally.imported) files imported (\(tally.records) records, \(tally.rejected) rejected), "
             + "\(tally.alreadyImported) already imported, \(tally.failedFiles) failed; "
             + "\(tally.reportsWritten) reports written, \(tally.failedReports) failed; "
@@ -56,10 +59,16 @@ struct NightlyRun {
         }
         if !FileManager.default.fileExists(atPath: settings.archive, isDirectory: &isFolder) {
             guard settings.archiveIsDefault else {
-                return stop("\(settings.archive): no such archive folder; create it or give another --archive DIR; nothing done")
+                return stop(
+                    "\(settings.archive): no such archive folder; create it or give another --archive DIR; nothing done"
+                )
             }
-            do { try FileManager.default.createDirectory(atPath: settings.archive, withIntermediateDirectories: true) } catch {
-                return stop("\(settings.archive): cannot create the archive folder (\(error.localizedDescription)); nothing done")
+            do {
+                try FileManager.default.createDirectory(atPath: settings.archive, withIntermediateDirectories: true)
+            } catch {
+                return stop(
+                    "\(settings.archive): cannot create the archive folder (\(error.localizedDescription)); nothing done"
+                )
             }
         } else if !isFolder.boolValue {
             return stop("\(settings.archive): not a folder; give another --archive DIR; nothing done")
@@ -77,7 +86,9 @@ struct NightlyRun {
 
     /// What a killed run left behind: temporary report files, archive copies, error files.
     private mutating func removeStaleTemporaryFiles(outputFolder: URL) {
-        var results = [StaleTemporaryFiles.remove(in: outputFolder.path), StaleTemporaryFiles.remove(in: settings.archive)]
+        var results = [
+            StaleTemporaryFiles.remove(in: outputFolder.path), StaleTemporaryFiles.remove(in: settings.archive),
+        ]
         if FileManager.default.fileExists(atPath: settings.failedFolder) {
             results.append(StaleTemporaryFiles.remove(in: settings.failedFolder, recursive: true))
         }
@@ -96,7 +107,9 @@ struct NightlyRun {
         let prefix = settings.inbox.hasSuffix("/") ? settings.inbox : settings.inbox + "/"
         let entries: [ImportFiles.Entry]
         do {
-            entries = try ImportFiles.expand([settings.inbox]).filter { !$0.displayName.dropFirst(prefix.count).hasPrefix("failed/") }
+            entries = try ImportFiles.expand([settings.inbox]).filter {
+                !$0.displayName.dropFirst(prefix.count).hasPrefix("failed/")
+            }
         } catch {
             log.warning("\(error); no file imported")
             tally.otherFailures += 1
@@ -108,10 +121,13 @@ struct NightlyRun {
         do {
             var options = Importer.Options()
             options.refuseEmptyFiles = true  // a crashed exporter leaves empty files: to failed/, not the archive
-            importer = try Importer(database: try DatabaseAccess.forWriting(context),
-                                    modules: context.modules.map(\.imports), options: options)
+            importer = try Importer(
+                database: try DatabaseAccess.forWriting(context),
+                modules: context.modules.map(\.imports), options: options)
         } catch {
-            log.warning("\(StoreLocation.display(settings.databasePath)): \(CommandLineTool.describe(error, database: settings.databasePath)); no file imported")
+            log.warning(
+                "\(StoreLocation.display(settings.databasePath)): \(CommandLineTool.describe(error, database: settings.databasePath)); no file imported"
+            )
             tally.otherFailures += 1
             return
         }
@@ -137,26 +153,37 @@ struct NightlyRun {
             tally.rejected += outcome.rejected
             for line in ImportRun.rejectionLines(outcome) { log.warning("rejected: " + line) }
             for line in ImportRun.warningLines(outcome) { log.warning(line) }
-            let text = "imported \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.rejected) rejected\(ImportRun.recordsMemberNote(outcome))"
+            let text =
+                "imported \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.rejected) rejected\(ImportRun.recordsMemberNote(outcome))"
             guard let archived = archive(entry, folder: folder, name: name) else { return }
-            if outcome.rejected > 0 || !outcome.warnings.isEmpty { log.warning(text + "; archived to " + archived) } else { log.info(text + "; archived to " + archived) }
+            if outcome.rejected > 0 || !outcome.warnings.isEmpty {
+                log.warning(text + "; archived to " + archived)
+            } else {
+                log.info(text + "; archived to " + archived)
+            }
         case .skipped:
             tally.alreadyImported += 1
             guard let archived = archive(entry, folder: folder, name: name) else { return }
-            log.info("already imported \(outcome.file) (\(kind)): same content (SHA-256) as an earlier import; archived to \(archived)")
+            log.info(
+                "already imported \(outcome.file) (\(kind)): same content (SHA-256) as an earlier import; archived to \(archived)"
+            )
         case .failed(let reason):
             tally.failedFiles += 1
             let line = ImportRun.failureLine(outcome.file, reason)
             // Logged before the move: a run killed in between logs it again, but never not at all.
             log.warning("failed: " + line)
             do {
-                let moved = try InboxMoves.move(entry.path, into: join(settings.failedFolder, folder), name: name,
-                                                scratchFolder: settings.failedFolder) { destination in
-                    try OutputFiles.writeFile(at: URL(fileURLWithPath: destination + ".error.txt"), contents: line + "\n")
+                let moved = try InboxMoves.move(
+                    entry.path, into: join(settings.failedFolder, folder), name: name,
+                    scratchFolder: settings.failedFolder
+                ) { destination in
+                    try OutputFiles.writeFile(
+                        at: URL(fileURLWithPath: destination + ".error.txt"), contents: line + "\n")
                 }
                 log.info("moved \(outcome.file) to \(moved), the reason beside it in \(moved).error.txt")
             } catch {
-                log.warning("\(outcome.file): cannot move it to \(settings.failedFolder): \(error); it stays in the inbox")
+                log.warning(
+                    "\(outcome.file): cannot move it to \(settings.failedFolder): \(error); it stays in the inbox")
                 tally.otherFailures += 1
             }
         }
@@ -167,8 +194,9 @@ struct NightlyRun {
     /// skips its import (same SHA-256) and archives it.
     private mutating func archive(_ entry: ImportFiles.Entry, folder: String, name: String) -> String? {
         do {
-            return try InboxMoves.move(entry.path, into: join(join(settings.archive, settings.archiveDay.description), folder),
-                                       name: name, scratchFolder: settings.archive)
+            return try InboxMoves.move(
+                entry.path, into: join(join(settings.archive, settings.archiveDay.description), folder),
+                name: name, scratchFolder: settings.archive)
         } catch {
             log.warning("\(entry.displayName): imported, but not archived: \(error); the next run archives it")
             tally.otherFailures += 1
@@ -196,21 +224,28 @@ struct NightlyRun {
                 if owed.isEmpty { log.info("no \(module.name) report owed at \(settings.asOf)") }
                 reports += owed
             } catch {
-                log.warning("\(module.name) reports failed: \(CommandLineTool.describe(error, database: settings.databasePath))")
+                log.warning(
+                    "\(module.name) reports failed: \(CommandLineTool.describe(error, database: settings.databasePath))"
+                )
                 tally.failedReports += 1
             }
         }
         for request in reports {
             do {
                 let report = try DatabaseAccess.report(request, context)
-                let result = try ReportOutput.writeFiles(report, formats: (xlsx: true, csv: true, md: true),
-                                                         csvOptions: CSVOptions(), to: outputFolder)
+                let result = try ReportOutput.writeFiles(
+                    report, formats: (xlsx: true, csv: true, md: true),
+                    csvOptions: CSVOptions(), to: outputFolder)
                 if let failure = result.failure { throw failure }
                 tally.reportsWritten += 1
-                log.info("wrote \(request.label) report \(report.baseName) (xlsx, csv, md, \(result.written.count) files) to \(ReportOutput.displayPath(outputFolder))")
+                log.info(
+                    "wrote \(request.label) report \(report.baseName) (xlsx, csv, md, \(result.written.count) files) to \(ReportOutput.displayPath(outputFolder))"
+                )
             } catch {
                 tally.failedReports += 1
-                log.warning("\(request.label) report failed: \(CommandLineTool.describe(error, database: settings.databasePath))")
+                log.warning(
+                    "\(request.label) report failed: \(CommandLineTool.describe(error, database: settings.databasePath))"
+                )
             }
         }
     }

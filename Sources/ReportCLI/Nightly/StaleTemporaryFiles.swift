@@ -35,8 +35,10 @@ enum StaleTemporaryFiles {
     /// Removes the stale temporary entries directly inside `folder` (or below it when
     /// `recursive`, descending into ordinary folders only). Returns the paths removed and a line
     /// per entry that could not be removed.
-    static func remove(in folder: String, recursive: Bool = false,
-                       isAlive: (Int32) -> Bool = StaleTemporaryFiles.isAlive) -> (removed: [String], errors: [String]) {
+    static func remove(
+        in folder: String, recursive: Bool = false,
+        isAlive: (Int32) -> Bool = StaleTemporaryFiles.isAlive
+    ) -> (removed: [String], errors: [String]) {
         var removed: [String] = [], errors: [String] = []
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return ([], []) }
         for name in names.sorted() {
@@ -49,7 +51,8 @@ enum StaleTemporaryFiles {
                 guard !isAlive(pid) else { continue }
             case .libxlsxwriter?:
                 guard status.st_mode & S_IFMT == S_IFREG, status.st_size == 0,
-                      status.st_mode & 0o077 == 0 else { continue }
+                    status.st_mode & 0o077 == 0
+                else { continue }
             case nil:
                 if recursive, isFolder, !name.hasPrefix(".") {
                     let below = remove(in: path, recursive: true, isAlive: isAlive)
@@ -62,7 +65,9 @@ enum StaleTemporaryFiles {
                 try FileManager.default.removeItem(atPath: path)
                 removed.append(path)
             } catch {
-                errors.append("\(path): cannot remove this stale temporary \(isFolder ? "folder" : "file") (\(error.localizedDescription))")
+                errors.append(
+                    "\(path): cannot remove this stale temporary \(isFolder ? "folder" : "file") (\(error.localizedDescription))"
+                )
             }
         }
         return (removed, errors)
@@ -76,8 +81,9 @@ enum StaleTemporaryFiles {
     private static func libxlsxwriterName(_ name: String) -> Bool {
         guard name.hasPrefix("tmp.") else { return false }
         let rest = name.utf8.dropFirst(4)
-        return rest.count == 10 && rest.allSatisfy { byte in
-            (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
-        }
+        return rest.count == 10
+            && rest.allSatisfy { byte in
+                (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+            }
     }
 }

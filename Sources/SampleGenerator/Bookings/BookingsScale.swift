@@ -15,17 +15,21 @@ enum BookingsScale {
             services: try RecordFile(path: folder + "/services.json", layout: .array),
             slots: try RecordFile(path: folder + "/slots.json", layout: .array),
             customers: try RecordFile(path: folder + "/customers.json", layout: .array),
-            bookings: try RecordFile(path: folder + "/bookings.json",
-                                     layout: .wrapped(member: "bookings", exportedAt: exportedAt)))
+            bookings: try RecordFile(
+                path: folder + "/bookings.json",
+                layout: .wrapped(member: "bookings", exportedAt: exportedAt)))
         let bookingCount = max(1, Int((500_000 * scale).rounded()))
-        try run(files, bookings: bookingCount, customers: max(1, Int((150_000 * scale).rounded())), seed: seed, clock: clock)
+        try run(
+            files, bookings: bookingCount, customers: max(1, Int((150_000 * scale).rounded())), seed: seed, clock: clock
+        )
         for file in files.all { try file.finish() }
         return files.all
     }
 
     /// Exactly `count` records of one bookings kind.
     static func generate(kind: String, count: Int, path: String, seed: UInt64, clock: ZoneClock) throws -> RecordFile {
-        let layout: Layout = kind == "bookings" && !path.hasSuffix(".jsonl") && !path.hasSuffix(".ndjson")
+        let layout: Layout =
+            kind == "bookings" && !path.hasSuffix(".jsonl") && !path.hasSuffix(".ndjson")
             ? .wrapped(member: "bookings", exportedAt: exportTime(clock)) : Layout.forPath(path)
         let file = try RecordFile(path: path, layout: layout)
         file.limit = count
@@ -37,10 +41,12 @@ enum BookingsScale {
             for index in 0..<count {
                 let entry = catalogue[index % catalogue.count]
                 let round = index / catalogue.count
-                try files.service(ServiceEntry(
-                    id: index + 1, name: round == 0 ? entry.name : "\(entry.name) (formule \(round + 1))",
-                    category: entry.category, priceCents: entry.priceCents + round * 100, oldPriceCents: entry.oldPriceCents,
-                    durationMinutes: entry.durationMinutes))
+                try files.service(
+                    ServiceEntry(
+                        id: index + 1, name: round == 0 ? entry.name : "\(entry.name) (formule \(round + 1))",
+                        category: entry.category, priceCents: entry.priceCents + round * 100,
+                        oldPriceCents: entry.oldPriceCents,
+                        durationMinutes: entry.durationMinutes))
             }
         case "slots":
             files.slots = file
@@ -57,13 +63,16 @@ enum BookingsScale {
     }
 
     private static func exportTime(_ clock: ZoneClock) -> ZonedInstant {
-        clock.local(CivilDate(year: 2026, month: 11, day: 15), minute: 1200, second: 0, zone: .europeParis, milliseconds: 0)
+        clock.local(
+            CivilDate(year: 2026, month: 11, day: 15), minute: 1200, second: 0, zone: .europeParis, milliseconds: 0)
     }
 
     /// Streams the data set day by day: services, customers, then each day's slots and bookings.
     /// `endless` keeps adding days (for a slots file of N records).
-    private static func run(_ files: BookingsFiles, bookings: Int, customers: Int, seed: UInt64, clock: ZoneClock,
-                            endless: Bool = false) throws {
+    private static func run(
+        _ files: BookingsFiles, bookings: Int, customers: Int, seed: UInt64, clock: ZoneClock,
+        endless: Bool = false
+    ) throws {
         let catalogue = BookingsVocabulary.services + BookingsVocabulary.moreServices
         var simulation = BookingsSimulation(
             random: SeededRandom(seed: seed).derived(21), clock: clock, files: files, catalogue: catalogue,
@@ -71,8 +80,10 @@ enum BookingsScale {
         for service in catalogue { try files.service(service) }
         if files.customers != nil {
             for id in 1...max(1, customers) {
-                try files.customer(simulation.customer(id: id, createdBetween: firstDay.adding(days: -900),
-                                                       and: firstDay.adding(days: dayCount - 1)))
+                try files.customer(
+                    simulation.customer(
+                        id: id, createdBetween: firstDay.adding(days: -900),
+                        and: firstDay.adding(days: dayCount - 1)))
             }
         }
         guard files.slots != nil || files.bookings != nil else { return }
@@ -93,8 +104,9 @@ enum BookingsScale {
             for start in slotStarts {
                 let jitter = 0.75 + simulation.random.unit() * 0.5
                 let capacity = day.weekday == 6 && simulation.random.chance(0.5) ? 0 : Int((perSlot * jitter).rounded())
-                let slot = SlotEntry(id: slotId, startsAt: clock.local(day, minute: start, zone: .europeParis),
-                                     endsAt: clock.local(day, minute: start + 60, zone: .europeParis), capacity: capacity)
+                let slot = SlotEntry(
+                    id: slotId, startsAt: clock.local(day, minute: start, zone: .europeParis),
+                    endsAt: clock.local(day, minute: start + 60, zone: .europeParis), capacity: capacity)
                 slotId += 1
                 try files.slot(slot)
                 slots.append(slot)

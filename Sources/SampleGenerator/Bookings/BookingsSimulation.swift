@@ -20,25 +20,33 @@ struct BookingsSimulation {
     mutating func customer(id: Int, createdBetween first: CivilDate, and last: CivilDate) -> CustomerRecord {
         let firstName = random.pick(BookingsVocabulary.firstNames)
         let lastName = random.pick(BookingsVocabulary.lastNames)
-        let code: String? = random.chance(0.12) ? nil
-            : random.chance(0.9) ? random.pick(BookingsVocabulary.parisPostalCodes) : random.pick(["92100", "93100", "94300", "92200"])
+        let code: String? =
+            random.chance(0.12)
+            ? nil
+            : random.chance(0.9)
+                ? random.pick(BookingsVocabulary.parisPostalCodes) : random.pick(["92100", "93100", "94300", "92200"])
         let street = code.flatMap { BookingsVocabulary.streets[$0] } ?? "avenue du Général-Leclerc"
         let day = first.adding(days: random.int(0...max(0, first.days(to: last))))
-        let email = Self.mailbox(firstName) + "." + Self.mailbox(lastName) + (id % 3 == 0 ? "\(id % 100)" : "")
+        let email =
+            Self.mailbox(firstName) + "." + Self.mailbox(lastName) + (id % 3 == 0 ? "\(id % 100)" : "")
             + "@" + random.pick(["example.com", "example.org", "example.net"])
-        let phone = "0" + String(random.pick([6, 7])) + (0..<4).map { _ in
-            let pair = random.below(100)
-            return " " + (pair < 10 ? "0" : "") + String(pair)
-        }.joined()
+        let phone =
+            "0" + String(random.pick([6, 7]))
+            + (0..<4).map { _ in
+                let pair = random.below(100)
+                return " " + (pair < 10 ? "0" : "") + String(pair)
+            }.joined()
         return CustomerRecord(
-            id: id, createdAt: clock.local(day, minute: random.int(420...1380), zone: zone, milliseconds: random.below(1000)),
+            id: id,
+            createdAt: clock.local(day, minute: random.int(420...1380), zone: zone, milliseconds: random.below(1000)),
             postalCode: code, firstName: firstName, lastName: lastName, email: email, phone: phone,
             address: random.chance(0.9) ? "\(random.int(1...140)) \(street)" : nil)
     }
 
     /// Lower-case ASCII for an e-mail address: `Élodie` → `elodie`, `de La Rochefoucauld` → `delarochefoucauld`.
     static func mailbox(_ name: String) -> String {
-        let folded = name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "fr_FR"))
+        let folded = name.folding(
+            options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "fr_FR"))
         return String(folded.lowercased().filter { $0.isLetter && $0.isASCII })
     }
 
@@ -86,13 +94,16 @@ struct BookingsSimulation {
         let amount = lines.reduce(0) { $0 + $1.priceCents }
         let status: String
         if start < exportSeconds {
-            status = ["done", "paid", "cancelled", "no_show", "confirmed", "pending"][random.weightedIndex([72, 6, 11, 5, 4, 2])]
+            status =
+                ["done", "paid", "cancelled", "no_show", "confirmed", "pending"][
+                    random.weightedIndex([72, 6, 11, 5, 4, 2])]
         } else {
             status = ["pending", "confirmed", "paid", "cancelled"][random.weightedIndex([30, 40, 15, 15])]
         }
         var paidAt: ZonedInstant?
         if status == "paid" || status == "done" {
-            let paid = status == "done" && random.chance(0.3)
+            let paid =
+                status == "done" && random.chance(0.3)
                 ? start + Int64(random.int(45...150) * 60)
                 : created + Int64(random.int(1...15) * 60)
             paidAt = stamp(min(paid, max(created + 60, exportSeconds)))

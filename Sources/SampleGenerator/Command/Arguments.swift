@@ -7,8 +7,9 @@ struct ModeSpecification: Sendable {
     let required: [String]
 
     init(name: String, abstract: String, discussion: String, options: [OptionSpec], required: [String]) {
-        spec = CommandSpec(name: name, abstract: abstract, discussion: discussion, options: options,
-                           tool: "report-sample")
+        spec = CommandSpec(
+            name: name, abstract: abstract, discussion: discussion, options: options,
+            tool: "report-sample")
         self.required = required
     }
 

@@ -8,9 +8,9 @@ enum SampleCommand {
     static let sample = ModeSpecification(
         name: "sample", abstract: "Write the small, realistic SampleData set of all three apps.",
         discussion: """
-        Writes DIR/habits/, DIR/bookings/ and DIR/fleet/ with one file per kind, named so that
-        `report import` detects each kind. The same seed always gives byte-identical files.
-        """,
+            Writes DIR/habits/, DIR/bookings/ and DIR/fleet/ with one file per kind, named so that
+            `report import` detects each kind. The same seed always gives byte-identical files.
+            """,
         options: [
             .value("out", "DIR", help: "Folder to write (created if needed)."),
             .value("seed", "N", help: "Seed of the generator (default 2016)."),
@@ -20,9 +20,9 @@ enum SampleCommand {
     static let generate = ModeSpecification(
         name: "generate", abstract: "Write N records of one kind, for benchmarks.",
         discussion: """
-        KIND is one of: \(allKinds.joined(separator: ", ")).
-        FILE ending in .jsonl gets JSON Lines, anything else a JSON array.
-        """,
+            KIND is one of: \(allKinds.joined(separator: ", ")).
+            FILE ending in .jsonl gets JSON Lines, anything else a JSON array.
+            """,
         options: [
             .value("kind", "KIND", help: "Kind of the records."),
             .value("count", "N", help: "Number of records."),
@@ -34,10 +34,10 @@ enum SampleCommand {
     static let scale = ModeSpecification(
         name: "scale", abstract: "Write a whole coherent data set at benchmark scale.",
         discussion: """
-        Profiles at scale 1: fleet = one 30-day event, 2,000 cars, 300,000 assignments with
-        check-out and check-in records; habits = 10,000 users over 365 days; bookings = 500,000
-        bookings over one year with services, slots and customers. --scale 0.01 writes 1 %.
-        """,
+            Profiles at scale 1: fleet = one 30-day event, 2,000 cars, 300,000 assignments with
+            check-out and check-in records; habits = 10,000 users over 365 days; bookings = 500,000
+            bookings over one year with services, slots and customers. --scale 0.01 writes 1 %.
+            """,
         options: [
             .value("profile", "fleet|habits|bookings", help: "Which data set."),
             .value("out", "DIR", help: "Folder to write (created if needed)."),

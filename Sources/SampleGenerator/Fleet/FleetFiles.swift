@@ -110,10 +110,12 @@ struct FleetFiles {
             try json.key("planned_time_in"); try json.timestamp(assignment.plannedIn)
             if let cancelled = assignment.cancelled { try json.key("cancelled"); try json.bool(cancelled) }
             if let record = assignment.checkOut {
-                try json.key("check_out_record"); try json.beginObject(); try Self.members(of: record, json); try json.endObject()
+                try json.key("check_out_record"); try json.beginObject(); try Self.members(of: record, json);
+                try json.endObject()
             }
             if let record = assignment.checkIn {
-                try json.key("check_in_record"); try json.beginObject(); try Self.members(of: record, json); try json.endObject()
+                try json.key("check_in_record"); try json.beginObject(); try Self.members(of: record, json);
+                try json.endObject()
             }
         }
     }
@@ -167,8 +169,16 @@ struct FleetFiles {
 
     private static func pair(_ point: DiagramPoint, _ json: JSONWriter) throws {
         try json.beginArray()
-        if point.xTenths % 10 == 0 { try json.int(point.xTenths / 10) } else { try json.fixed(point.xTenths, decimals: 1) }
-        if point.yTenths % 10 == 0 { try json.int(point.yTenths / 10) } else { try json.fixed(point.yTenths, decimals: 1) }
+        if point.xTenths % 10 == 0 {
+            try json.int(point.xTenths / 10)
+        } else {
+            try json.fixed(point.xTenths, decimals: 1)
+        }
+        if point.yTenths % 10 == 0 {
+            try json.int(point.yTenths / 10)
+        } else {
+            try json.fixed(point.yTenths, decimals: 1)
+        }
         try json.endArray()
     }
 }

@@ -8,19 +8,23 @@ enum FleetSchedule {
     static let overnight = [3, 5]
     static let overlapping = [5, 7]
 
-    static func plan(event: EventData, cars carCount: Int, groupIds: [Int], drivers: [FleetSample.Driver],
-                     random: inout SeededRandom, clock: ZoneClock, special: Bool) -> [FleetSample.Planned] {
-        var simulation = FleetSimulation(random: random.derived(UInt64(event.startsOn.dayNumber)), clock: clock,
-                                         event: event, nextRecordId: 1)
+    static func plan(
+        event: EventData, cars carCount: Int, groupIds: [Int], drivers: [FleetSample.Driver],
+        random: inout SeededRandom, clock: ZoneClock, special: Bool
+    ) -> [FleetSample.Planned] {
+        var simulation = FleetSimulation(
+            random: random.derived(UInt64(event.startsOn.dayNumber)), clock: clock,
+            event: event, nextRecordId: 1)
         let groupWeights: [Double] = groupIds.count == 5 ? [30, 15, 35, 12, 8] : groupIds.map { _ in 1 }
         let carOffset = special ? 0 : 9
         var cars: [FleetCar] = (0..<carCount).map { index in
             let model = FleetVocabulary.cars[(index + carOffset) % FleetVocabulary.cars.count]
             let impacts = (0..<simulation.random.int(0...3)).map { _ in simulation.newImpact() }
-            return FleetCar(plate: FleetVocabulary.plate(&simulation.random), brand: model.brand, model: model.model,
-                            groupId: groupIds[simulation.random.weightedIndex(groupWeights)],
-                            mileage: simulation.random.int(800...15_000), oilLevel: simulation.random.int(3...4),
-                            exteriorCleanliness: 4, impacts: impacts)
+            return FleetCar(
+                plate: FleetVocabulary.plate(&simulation.random), brand: model.brand, model: model.model,
+                groupId: groupIds[simulation.random.weightedIndex(groupWeights)],
+                mileage: simulation.random.int(800...15_000), oilLevel: simulation.random.int(3...4),
+                exteriorCleanliness: 4, impacts: impacts)
         }
         let lastDayIndex = event.startsOn.days(to: event.endsOn)
         var planned: [FleetSample.Planned] = []
@@ -30,8 +34,10 @@ enum FleetSchedule {
             let close = clock.utcSeconds(of: day, minute: event.closesAt, zone: simulation.zone)
             for carIndex in cars.indices {
                 let key = [carIndex, dayIndex]
-                let forced = special && (noShows.contains(key) || cancellations.contains(key) || key == overnight
-                                         || key == overlapping || (carIndex == 0 && dayIndex == lastDayIndex))
+                let forced =
+                    special
+                    && (noShows.contains(key) || cancellations.contains(key) || key == overnight
+                        || key == overlapping || (carIndex == 0 && dayIndex == lastDayIndex))
                 var count = [0, 1, 2][simulation.random.weightedIndex([50, 38, 12])]
                 if forced { count = key == overlapping ? 2 : max(1, count) }
                 var previousPlannedIn = Int64.min
@@ -56,10 +62,12 @@ enum FleetSchedule {
                     if special && loanIndex == 0 && noShows.contains(key) { outcome = .noShow }
                     if special && loanIndex == 0 && cancellations.contains(key) { outcome = .cancelled }
                     if special && carIndex == 0 && dayIndex == lastDayIndex && isLast { outcome = .stillOut }
-                    let driver = pickDriver(drivers, groupIndex: groupIds.firstIndex(of: cars[carIndex].groupId) ?? 0,
-                                            eventGroups: groupIds.count, random: &simulation.random)
-                    let data = simulation.assignment(&cars[carIndex], id: 0, driverId: driver, plannedOut: plannedOut,
-                                                     plannedIn: plannedIn, outcome: outcome)
+                    let driver = pickDriver(
+                        drivers, groupIndex: groupIds.firstIndex(of: cars[carIndex].groupId) ?? 0,
+                        eventGroups: groupIds.count, random: &simulation.random)
+                    let data = simulation.assignment(
+                        &cars[carIndex], id: 0, driverId: driver, plannedOut: plannedOut,
+                        plannedIn: plannedIn, outcome: outcome)
                     planned.append(FleetSample.Planned(carIndex: carIndex, dayIndex: dayIndex, data: data))
                     previousPlannedIn = plannedIn
                 }
@@ -70,8 +78,10 @@ enum FleetSchedule {
         return planned
     }
 
-    private static func pickDriver(_ drivers: [FleetSample.Driver], groupIndex: Int, eventGroups: Int,
-                                   random: inout SeededRandom) -> Int? {
+    private static func pickDriver(
+        _ drivers: [FleetSample.Driver], groupIndex: Int, eventGroups: Int,
+        random: inout SeededRandom
+    ) -> Int? {
         // The two groups of the small event are Presse (0) and Clients (2) of the big one.
         let wanted = eventGroups == 5 ? groupIndex : (groupIndex == 0 ? 0 : 2)
         let matching = drivers.filter { $0.groupIndex == wanted }
@@ -84,9 +94,12 @@ enum FleetSchedule {
             planned.firstIndex { $0.carIndex == car && $0.dayIndex >= fromDay && $0.data.checkIn != nil }
         }
         // Overlap: the second loan of the day left before the first came back.
-        let pair = planned.indices.filter { planned[$0].carIndex == overlapping[0] && planned[$0].dayIndex == overlapping[1] }
+        let pair = planned.indices.filter {
+            planned[$0].carIndex == overlapping[0] && planned[$0].dayIndex == overlapping[1]
+        }
         if pair.count == 2, let secondOut = planned[pair[1]].data.checkOut?.recordedAt.utcSeconds,
-           let secondIn = planned[pair[1]].data.checkIn?.recordedAt.utcSeconds, secondOut + 1200 < secondIn {
+            let secondIn = planned[pair[1]].data.checkIn?.recordedAt.utcSeconds, secondOut + 1200 < secondIn
+        {
             planned[pair[0]].data.checkIn?.recordedAt = simulation.stamp(secondOut + 1200)
         }
         if let index = firstReturned(car: 9, fromDay: 2), let out = planned[index].data.checkOut?.mileageKilometres {
@@ -98,7 +111,8 @@ enum FleetSchedule {
             planned[index].data.checkIn?.comment = "Le conducteur est parti sans signer"
         }
         if let index = firstReturned(car: 14, fromDay: 1), var signature = planned[index].data.checkOut?.signature,
-           !signature.isEmpty, !signature[0].isEmpty {
+            !signature.isEmpty, !signature[0].isEmpty
+        {
             signature[0][signature[0].count - 1].xTenths = 4120
             planned[index].data.checkOut?.signature = signature
         }

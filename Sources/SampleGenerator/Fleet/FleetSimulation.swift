@@ -59,15 +59,18 @@ struct FleetSimulation {
     /// The same impacts as seen again, each moved by at most `spread` units in x and y.
     mutating func seenAgain(_ impacts: [Impact], spread: Int) -> [Impact] {
         impacts.map { impact in
-            Impact(type: impact.type, point: DiagramPoint(
-                xTenths: min(4000, max(0, impact.point.xTenths + random.int(-spread * 10...spread * 10))),
-                yTenths: min(4000, max(0, impact.point.yTenths + random.int(-spread * 10...spread * 10)))))
+            Impact(
+                type: impact.type,
+                point: DiagramPoint(
+                    xTenths: min(4000, max(0, impact.point.xTenths + random.int(-spread * 10...spread * 10))),
+                    yTenths: min(4000, max(0, impact.point.yTenths + random.int(-spread * 10...spread * 10)))))
         }
     }
 
     mutating func newImpact() -> Impact {
-        Impact(type: FleetVocabulary.impactTypes[random.weightedIndex([2, 3, 5, 1])],
-               point: DiagramPoint(xTenths: random.int(0...800) * 5, yTenths: random.int(0...800) * 5))
+        Impact(
+            type: FleetVocabulary.impactTypes[random.weightedIndex([2, 3, 5, 1])],
+            point: DiagramPoint(xTenths: random.int(0...800) * 5, yTenths: random.int(0...800) * 5))
     }
 
     /// Photo URLs as the iPad uploads them: event, kind of record, a random file name.
@@ -116,27 +119,32 @@ struct FleetSimulation {
             exteriorCleanliness: car.exteriorCleanliness, signature: signature(),
             impacts: impacts.isEmpty && random.chance(0.5) ? nil : impacts,
             photos: damaged || random.chance(0.1) ? photos("retour") : nil,
-            comment: damaged ? "Nouveau dommage constaté au retour"
+            comment: damaged
+                ? "Nouveau dommage constaté au retour"
                 : random.chance(0.15) ? random.pick(FleetVocabulary.checkInComments) : nil)
     }
 
     /// One assignment of `car`, planned from `plannedOut` to `plannedIn` (UTC seconds).
-    mutating func assignment(_ car: inout FleetCar, id: Int, driverId: Int?, plannedOut: Int64, plannedIn: Int64,
-                             outcome: AssignmentOutcome) -> AssignmentData {
+    mutating func assignment(
+        _ car: inout FleetCar, id: Int, driverId: Int?, plannedOut: Int64, plannedIn: Int64,
+        outcome: AssignmentOutcome
+    ) -> AssignmentData {
         var assignment = AssignmentData(
             id: id, eventId: event.id, groupId: car.groupId, driverId: driverId, brand: car.brand, model: car.model,
             plate: car.plate, plannedOut: stamp(plannedOut), plannedIn: stamp(plannedIn),
             cancelled: outcome == .cancelled, checkOut: nil, checkIn: nil)
         guard outcome == .returned || outcome == .stillOut else { return assignment }
-        let outAt = max(plannedOut + Int64(random.around(4, spread: 12) * 60 + random.below(60)),
-                        car.availableFrom + Int64(random.int(5...20) * 60))
+        let outAt = max(
+            plannedOut + Int64(random.around(4, spread: 12) * 60 + random.below(60)),
+            car.availableFrom + Int64(random.int(5...20) * 60))
         let out = checkOut(&car, at: outAt)
         assignment.checkOut = out
         guard outcome == .returned else {
             car.availableFrom = .max / 2
             return assignment
         }
-        let delayMinutes = random.chance(lateChance)
+        let delayMinutes =
+            random.chance(lateChance)
             ? (random.chance(0.7) ? random.int(16...60) : random.int(61...150))
             : random.int(-25...12)
         let inAt = max(outAt + Int64(random.int(15...30) * 60), plannedIn + Int64(delayMinutes * 60 + random.below(60)))

@@ -15,8 +15,13 @@ enum FleetVocabulary {
 
     /// Groups of an event, with the companies their drivers come from (nil: private person).
     static let groups: [(name: String, companies: [String?])] = [
-        ("Presse", ["Le Figaro", "L'Équipe", "Auto Plus", "L'Automobile Magazine", "Caradisiac", "BFM TV", "Le Parisien",
-                    "Turbo (M6)", "Sport Auto"]),
+        (
+            "Presse",
+            [
+                "Le Figaro", "L'Équipe", "Auto Plus", "L'Automobile Magazine", "Caradisiac", "BFM TV", "Le Parisien",
+                "Turbo (M6)", "Sport Auto",
+            ]
+        ),
         ("VIP", [nil, "Invité de la marque"]),
         ("Clients", [nil]),
         ("Partenaires", ["TotalEnergies", "Michelin", "Orange", "AXA", "Hertz"]),
@@ -25,22 +30,30 @@ enum FleetVocabulary {
         ("Flottes entreprises", ["Arval", "ALD Automotive"]),
     ]
 
-    static let firstNames = ["Julien", "Thomas", "Nicolas", "Sébastien", "Alexandre", "Guillaume", "Antoine", "Romain",
-                             "Céline", "Sandrine", "Aurélie", "Stéphanie", "Émilie", "Laure", "Jean-Baptiste", "François",
-                             "Hélène", "Marine", "Benoît", "Frédéric", "Olivier", "Isabelle", "Anne-Sophie", "Karim",
-                             "Mehdi", "Sonia", "Pierre-Yves", "Delphine", "Cyril", "Agnès"]
-    static let lastNames = ["Moreau", "Lefebvre", "Garnier", "Faure", "Rousseau", "Blanc", "Guérin", "Muller", "Henry",
-                            "Roussel", "Nicolas", "Perrin", "Morin", "Mathieu", "Clément", "Gauthier", "Dumont", "Lopez",
-                            "Fontaine", "Chevalier", "Robin", "Masson", "Sanchez", "Gérard", "Nguyen", "Boyer", "Denis",
-                            "Lemaire", "Duval", "Joly", "Gaillard", "Brunet", "Benoît", "Haddad"]
+    static let firstNames = [
+        "Julien", "Thomas", "Nicolas", "Sébastien", "Alexandre", "Guillaume", "Antoine", "Romain",
+        "Céline", "Sandrine", "Aurélie", "Stéphanie", "Émilie", "Laure", "Jean-Baptiste", "François",
+        "Hélène", "Marine", "Benoît", "Frédéric", "Olivier", "Isabelle", "Anne-Sophie", "Karim",
+        "Mehdi", "Sonia", "Pierre-Yves", "Delphine", "Cyril", "Agnès",
+    ]
+    static let lastNames = [
+        "Moreau", "Lefebvre", "Garnier", "Faure", "Rousseau", "Blanc", "Guérin", "Muller", "Henry",
+        "Roussel", "Nicolas", "Perrin", "Morin", "Mathieu", "Clément", "Gauthier", "Dumont", "Lopez",
+        "Fontaine", "Chevalier", "Robin", "Masson", "Sanchez", "Gérard", "Nguyen", "Boyer", "Denis",
+        "Lemaire", "Duval", "Joly", "Gaillard", "Brunet", "Benoît", "Haddad",
+    ]
 
     static let impactTypes = ["sinking", "impact", "scratch", "deepscratch"]
 
-    static let checkOutComments = ["RAS", "Plein fait", "Rayure connue sur le pare-choc arrière", "Siège bébé installé",
-                                   "Clé mains libres remise au conducteur", "Badge parking remis"]
-    static let checkInComments = ["RAS", "Niveau d'huile bas, à signaler à l'atelier", "Véhicule sale, lavage prévu",
-                                  "Nouvelle rayure portière avant droite", "Retour en retard, bouchons sur le périphérique",
-                                  "Voyant pression des pneus allumé", "Jante avant gauche frottée"]
+    static let checkOutComments = [
+        "RAS", "Plein fait", "Rayure connue sur le pare-choc arrière", "Siège bébé installé",
+        "Clé mains libres remise au conducteur", "Badge parking remis",
+    ]
+    static let checkInComments = [
+        "RAS", "Niveau d'huile bas, à signaler à l'atelier", "Véhicule sale, lavage prévu",
+        "Nouvelle rayure portière avant droite", "Retour en retard, bouchons sur le périphérique",
+        "Voyant pression des pneus allumé", "Jante avant gauche frottée",
+    ]
 
     /// A French registration number, `AB-123-CD` (SIV: no I, O or U; no SS; no WW at the start).
     static func plate(_ random: inout SeededRandom) -> String {

@@ -99,8 +99,10 @@ struct HabitsFiles {
         }
     }
 
-    func focusSession(id: String, userId: RecordID, startedAt: ZonedInstant, totalSeconds: Int,
-                      remainingSeconds: Int, endedAt: ZonedInstant?) throws {
+    func focusSession(
+        id: String, userId: RecordID, startedAt: ZonedInstant, totalSeconds: Int,
+        remainingSeconds: Int, endedAt: ZonedInstant?
+    ) throws {
         try focusSessions?.record { json in
             try json.key("id"); try json.string(id)
             try json.key("userId"); try json.id(userId)

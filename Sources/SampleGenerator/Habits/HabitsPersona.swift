@@ -28,16 +28,21 @@ struct HabitsPersona {
     var clockZone: Zone { zone ?? .europeParis }
 
     /// A random user for the benchmark data set.
-    static func random(number: Int, firstDay: CivilDate, lastDay: CivilDate,
-                       random: inout SeededRandom) -> HabitsPersona {
-        let zones: [Zone?] = [.europeParis, .americaNewYork, .europeLondon, .europeBerlin, .americaMontreal,
-                              .americaLosAngeles, .asiaTokyo, nil]
+    static func random(
+        number: Int, firstDay: CivilDate, lastDay: CivilDate,
+        random: inout SeededRandom
+    ) -> HabitsPersona {
+        let zones: [Zone?] = [
+            .europeParis, .americaNewYork, .europeLondon, .europeBerlin, .americaMontreal,
+            .americaLosAngeles, .asiaTokyo, nil,
+        ]
         let zone = zones[random.weightedIndex([55, 12, 8, 5, 5, 5, 5, 5])]
         let span = firstDay.days(to: lastDay)
         let joins = random.chance(0.3) ? firstDay.adding(days: random.int(0...max(0, span - 1))) : firstDay
         let leaves = random.chance(0.15) ? joins.adding(days: random.int(0...max(0, joins.days(to: lastDay)))) : lastDay
         let id = RecordID.text(Identifiers.sequential("user-", number, width: 6))
-        let name = random.chance(0.7)
+        let name =
+            random.chance(0.7)
             ? "\(random.pick(HabitsVocabulary.firstNames)) \(random.pick(HabitsVocabulary.lastNames).prefix(1))."
             : nil
         return HabitsPersona(

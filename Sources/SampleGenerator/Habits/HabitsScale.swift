@@ -15,7 +15,9 @@ enum HabitsScale {
             moods: try RecordFile(path: folder + "/moods.json", layout: .array))
         var random = SeededRandom(seed: seed).derived(11)
         let userCount = max(1, Int((10_000 * scale).rounded()))
-        var personas = (1...userCount).map { HabitsPersona.random(number: $0, firstDay: firstDay, lastDay: lastDay, random: &random) }
+        var personas = (1...userCount).map {
+            HabitsPersona.random(number: $0, firstDay: firstDay, lastDay: lastDay, random: &random)
+        }
         try writeUsers(personas, files, clock)
         var simulation = HabitsSimulation(random: random.derived(12), clock: clock, files: files, idStyle: .sequential)
         var day = firstDay
@@ -71,8 +73,9 @@ enum HabitsScale {
 
     private static func writeUsers(_ personas: [HabitsPersona], _ files: HabitsFiles, _ clock: ZoneClock) throws {
         for persona in personas {
-            let created = clock.local(persona.createdAt, minute: persona.wakeMinute + 30, second: 0,
-                                      zone: persona.clockZone, zulu: persona.zulu)
+            let created = clock.local(
+                persona.createdAt, minute: persona.wakeMinute + 30, second: 0,
+                zone: persona.clockZone, zulu: persona.zulu)
             try files.user(id: persona.id, zone: persona.zone, displayName: persona.displayName, createdAt: created)
         }
     }

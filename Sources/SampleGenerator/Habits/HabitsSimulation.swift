@@ -45,8 +45,9 @@ struct HabitsSimulation {
     mutating func at(_ persona: HabitsPersona, _ day: CivilDate, minute: Int, second: Int? = nil) -> ZonedInstant {
         let seconds = second ?? random.below(60)
         let milliseconds = persona.zulu && random.chance(0.2) ? random.below(1000) : nil
-        return clock.local(day, minute: minute, second: seconds, zone: persona.clockZone,
-                           milliseconds: milliseconds, zulu: persona.zulu)
+        return clock.local(
+            day, minute: minute, second: seconds, zone: persona.clockZone,
+            milliseconds: milliseconds, zulu: persona.zulu)
     }
 
     /// Writes the records of one day; `isLastDay` is the export day (work still in progress).
@@ -73,12 +74,18 @@ struct HabitsSimulation {
 
     private mutating func logins(_ persona: HabitsPersona, _ day: CivilDate, wake: Int) throws {
         try files.login(userId: persona.recordId, at: at(persona, day, minute: wake + random.around(10, spread: 45)))
-        if random.chance(0.35) { try files.login(userId: persona.recordId, at: at(persona, day, minute: random.int(720...839))) }
-        if random.chance(0.3) { try files.login(userId: persona.recordId, at: at(persona, day, minute: random.int(1140...1379))) }
+        if random.chance(0.35) {
+            try files.login(userId: persona.recordId, at: at(persona, day, minute: random.int(720...839)))
+        }
+        if random.chance(0.3) {
+            try files.login(userId: persona.recordId, at: at(persona, day, minute: random.int(1140...1379)))
+        }
     }
 
-    private mutating func task(_ persona: HabitsPersona, _ day: CivilDate, wake: Int, active: Bool,
-                               isLastDay: Bool) throws {
+    private mutating func task(
+        _ persona: HabitsPersona, _ day: CivilDate, wake: Int, active: Bool,
+        isLastDay: Bool
+    ) throws {
         let context = random.chance(0.6) ? random.pick(persona.contexts) : ""
         let labels = HabitsVocabulary.tasks[context] ?? HabitsVocabulary.tasks[""] ?? ["Tâche"]
         let plannedEvening = random.chance(0.3)
@@ -101,18 +108,24 @@ struct HabitsSimulation {
             state = random.chance(0.35) ? "en_cours" : "a_faire"
         }
         let id = nextId(.task)
-        try files.task(TaskRecord(id: id, userId: persona.recordId, date: day, label: random.pick(labels), state: state,
-                                  contexts: context.isEmpty ? nil : [context],
-                                  createdAt: random.chance(0.95) ? createdAt : nil, completedAt: completedAt))
+        try files.task(
+            TaskRecord(
+                id: id, userId: persona.recordId, date: day, label: random.pick(labels), state: state,
+                contexts: context.isEmpty ? nil : [context],
+                createdAt: random.chance(0.95) ? createdAt : nil, completedAt: completedAt))
     }
 
     /// Writes one flow; returns whether it was completed.
     private mutating func flow(_ persona: HabitsPersona, _ day: CivilDate, wake: Int, isLastDay: Bool) throws -> Bool {
-        let fitting = HabitsVocabulary.flows.filter { template in template.contexts.contains { persona.contexts.contains($0) } }
+        let fitting = HabitsVocabulary.flows.filter { template in
+            template.contexts.contains { persona.contexts.contains($0) }
+        }
         let template = random.pick(fitting.isEmpty ? HabitsVocabulary.flows : fitting)
         let done = random.chance((0.5 + 0.45 * persona.diligence) * (isLastDay ? 0.6 : 1))
         let started = !done && random.chance(0.6)
-        let state = done ? (random.chance(0.04) ? "terminé" : "termine")
+        let state =
+            done
+            ? (random.chance(0.04) ? "terminé" : "termine")
             : started ? "en_cours" : (random.chance(0.05) ? "créé" : "cree")
         let withIds = random.chance(0.7)
         var doneSteps = done ? template.steps.count : started ? random.int(0...template.steps.count) : 0
@@ -157,12 +170,14 @@ struct HabitsSimulation {
             let remaining = random.chance(0.25) ? random.int(60...(total - 60)) : 0
             let startedAt = at(persona, day, minute: minute)
             let pause = random.chance(0.3) ? random.int(5...180) : 0
-            let endedAt = random.chance(0.9)
+            let endedAt =
+                random.chance(0.9)
                 ? startedAt.adding(seconds: Int64(total - remaining + pause), clock: clock, zone: persona.clockZone)
                 : nil
             let id = nextId(.focus)
-            try files.focusSession(id: id, userId: persona.recordId, startedAt: startedAt,
-                                   totalSeconds: total, remainingSeconds: remaining, endedAt: endedAt)
+            try files.focusSession(
+                id: id, userId: persona.recordId, startedAt: startedAt,
+                totalSeconds: total, remainingSeconds: remaining, endedAt: endedAt)
             minute += (total - remaining) / 60 + random.int(15...150)
         }
     }

@@ -32,7 +32,8 @@ final class ByteSink {
             }
         }
         guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             throw OutputError(path: path, reason: "cannot create the file (check the folder and its permissions)")
         }
         self.handle = handle

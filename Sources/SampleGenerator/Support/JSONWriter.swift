@@ -79,8 +79,10 @@ final class JSONWriter {
                     target[index] = UInt8(ascii: "\\"); target[index + 1] = UInt8(ascii: "n"); index += 2
                 case 0..<0x20:
                     let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    for (offset, character) in [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                                hex[Int(byte >> 4)], hex[Int(byte & 15)]].enumerated() {
+                    for (offset, character) in [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        hex[Int(byte >> 4)], hex[Int(byte & 15)],
+                    ].enumerated() {
                         target[index + offset] = character
                     }
                     index += 6
@@ -171,9 +173,12 @@ final class JSONWriter {
     private func writeDigits(_ value: Int) throws {
         if value < 0 { try sink.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         withUnsafeMutableBytes(of: &digits) { buffer in
             repeat {

@@ -48,7 +48,8 @@ final class ZoneClock {
         var zones: [TimeZone] = []
         for zone in Zone.allCases {
             guard let timeZone = TimeZone(identifier: zone.identifier) else {
-                throw OutputError(path: zone.identifier, reason: "time zone missing from the tz database (install tzdata)")
+                throw OutputError(
+                    path: zone.identifier, reason: "time zone missing from the tz database (install tzdata)")
             }
             zones.append(timeZone)
         }
@@ -95,16 +96,20 @@ final class ZoneClock {
     }
 
     func instant(utcSeconds: Int64, zone: Zone, milliseconds: Int? = nil, zulu: Bool = false) -> ZonedInstant {
-        ZonedInstant(utcSeconds: utcSeconds, offsetSeconds: zulu ? 0 : offset(atUTC: utcSeconds, zone: zone),
-                     milliseconds: milliseconds, zulu: zulu)
+        ZonedInstant(
+            utcSeconds: utcSeconds, offsetSeconds: zulu ? 0 : offset(atUTC: utcSeconds, zone: zone),
+            milliseconds: milliseconds, zulu: zulu)
     }
 
     /// The instant of a local wall-clock time (minutes after local midnight, may pass 24 h).
-    func local(_ date: CivilDate, minute: Int, second: Int = 0, zone: Zone,
-               milliseconds: Int? = nil, zulu: Bool = false) -> ZonedInstant {
+    func local(
+        _ date: CivilDate, minute: Int, second: Int = 0, zone: Zone,
+        milliseconds: Int? = nil, zulu: Bool = false
+    ) -> ZonedInstant {
         let dayOffset = minute >= 0 ? minute / 1440 : -((-minute + 1439) / 1440)
-        let seconds = utcSeconds(of: date.adding(days: dayOffset), minute: minute - dayOffset * 1440,
-                                 second: second, zone: zone)
+        let seconds = utcSeconds(
+            of: date.adding(days: dayOffset), minute: minute - dayOffset * 1440,
+            second: second, zone: zone)
         return instant(utcSeconds: seconds, zone: zone, milliseconds: milliseconds, zulu: zulu)
     }
 

@@ -45,13 +45,16 @@ let rows = Rows(count: rowCount) {
     }
 }
 
-let table = Table(name: "loans", columns: [
-    Column("plate"), Column("loan", .integer), Column("hours", .duration), Column("out_at", .timestamp),
-    Column("utilization", .percent, dataBar: true), Column("group"), Column("km", .integer),
-    Column("revenue_eur", .euros),
-], rows: rows)
-let report = Report(kind: "bench", title: "XLSX benchmark", scope: "\(rowCount)",
-                    asOf: Timestamp(seconds: firstCheckOut, offsetSeconds: 7_200), tables: [table])
+let table = Table(
+    name: "loans",
+    columns: [
+        Column("plate"), Column("loan", .integer), Column("hours", .duration), Column("out_at", .timestamp),
+        Column("utilization", .percent, dataBar: true), Column("group"), Column("km", .integer),
+        Column("revenue_eur", .euros),
+    ], rows: rows)
+let report = Report(
+    kind: "bench", title: "XLSX benchmark", scope: "\(rowCount)",
+    asOf: Timestamp(seconds: firstCheckOut, offsetSeconds: 7_200), tables: [table])
 do {
     if writeCSV {
         _ = try CSVWriter().write(report, to: output)
