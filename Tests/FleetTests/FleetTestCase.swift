@@ -43,13 +43,7 @@ class FleetTestCase: XCTestCase {
     }
 
     /// Every row of every fleet table, in a stable order.
-    func snapshot() throws -> [String: [[SQLValue]]] {
-        var result: [String: [[SQLValue]]] = [:]
-        for table in FleetTestCase.tables {
-            result[table] = try db().rows("SELECT * FROM \(table) ORDER BY 1, 2")
-        }
-        return result
-    }
+    func snapshot() throws -> [String: [[SQLValue]]] { try TableSnapshot.of(db(), tables: FleetTestCase.tables) }
 
     /// Asserts that `record` is rejected with exactly `message` and that no fleet table changed.
     func assertRejected(

@@ -67,11 +67,6 @@ class CLITestCase: XCTestCase {
         guard TestStore.backend == .postgresql || FileManager.default.fileExists(atPath: databasePath) else {
             return [:]
         }
-        let database = try self.database()
-        var result: [String: [[SQLValue]]] = [:]
-        for table in try database.tableNames() {
-            result[table] = try database.rows("SELECT * FROM \"\(table)\" ORDER BY 1, 2")
-        }
-        return result
+        return try TableSnapshot.of(database())
     }
 }

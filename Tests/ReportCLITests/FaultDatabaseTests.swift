@@ -210,14 +210,7 @@ final class FaultDatabaseTests: CLITestCase {
     // MARK: - Helpers
 
     private func snapshot(of path: String) throws -> [String: [[SQLValue]]] {
-        let database = try Database(path: path)
-        var result: [String: [[SQLValue]]] = [:]
-        for row in try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        {
-            guard let table = row[0].string else { continue }
-            result[table] = try database.rows("SELECT * FROM \"\(table)\" ORDER BY 1, 2")
-        }
-        return result
+        try TableSnapshot.of(Database(path: path))
     }
 
     /// `chmod 444` for a normal user; `chattr +i` for root, whom permissions do not stop.

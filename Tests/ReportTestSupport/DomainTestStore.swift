@@ -47,12 +47,7 @@ public final class DomainTestStore {
 
     /// Every row of every domain table, in a stable order: compared before and after a rejection.
     public func snapshot() throws -> [String: [[SQLValue]]] {
-        var result: [String: [[SQLValue]]] = [:]
-        for table in try database.tableNames()
-        where !["schema_migrations", "import_log", "import_rejects"].contains(table) {
-            result[table] = try rows("SELECT * FROM \(table) ORDER BY 1, 2, 3")
-        }
-        return result
+        try TableSnapshot.of(database, excluding: ["schema_migrations", "import_log", "import_rejects"])
     }
 
     /// Asserts that `record` is rejected with exactly `message` and that no table changed.
