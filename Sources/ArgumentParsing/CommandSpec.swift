@@ -55,7 +55,8 @@ public struct CommandSpec: Sendable {
 /// The options every command shares (SPEC §7).
 public enum CommonOptions {
     public static let database = OptionSpec.value(
-        "db", "PATH", help: "The database file (default: $REPORT_DB, else report.sqlite in the current folder).")
+        "db", "PATH|URL",
+        help: "A SQLite file, or postgresql://user@host/db (default: $REPORT_DB, else report.sqlite here).")
     public static let quiet = OptionSpec.flag("quiet", short: "q", help: "Print only warnings and errors.")
     public static let asOf = OptionSpec.value(
         "as-of", "TIMESTAMP", help: "The moment the report describes, e.g. 2026-11-29T06:00:00+01:00 (default: now).")
