@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import ReportTestSupport
 import XCTest
 @testable import ReportCLI
 
@@ -81,32 +82,22 @@ final class SampleReportsTests: CLITestCase {
 
     /// The sample workbooks open in a real spreadsheet program: LibreOffice converts each to PDF.
     func testLibreOfficeOpensEverySampleWorkbook() throws {
-        guard
-            let soffice = ["/usr/bin/soffice", "/usr/local/bin/soffice", "/usr/lib/libreoffice/program/soffice"]
-                .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-        else {
-            throw XCTSkip(
-                "LibreOffice (soffice) is not installed: apt-get install libreoffice-calc-nogui (make test does)")
-        }
+        let soffice = try RequiredTool.path(
+            ["/usr/bin/soffice", "/usr/local/bin/soffice", "/usr/lib/libreoffice/program/soffice"],
+            install: "apt-get install libreoffice-calc-nogui")
         let books = try FileManager.default.contentsOfDirectory(
             atPath: Self.root.appendingPathComponent("Reports").path
         )
         .filter { $0.hasSuffix(".xlsx") }.sorted()
         XCTAssertGreaterThanOrEqual(books.count, 3)
         let output = directory.appendingPathComponent("pdf")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: soffice)
-        process.arguments =
+        let conversion = try ChildProcess.run(
+            soffice,
             [
                 "-env:UserInstallation=" + directory.appendingPathComponent("profile").absoluteString,
                 "--headless", "--convert-to", "pdf", "--outdir", output.path,
-            ]
-            + books.map { Self.root.appendingPathComponent("Reports").appendingPathComponent($0).path }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+            ] + books.map { Self.root.appendingPathComponent("Reports").appendingPathComponent($0).path })
+        XCTAssertEqual(conversion.status, 0, conversion.err)
         for book in books {
             let pdf = output.appendingPathComponent(String(book.dropLast(5)) + ".pdf")
             let bytes = try Data(contentsOf: pdf)

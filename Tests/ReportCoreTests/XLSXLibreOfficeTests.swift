@@ -1,4 +1,5 @@
 import Foundation
+import ReportTestSupport
 import XCTest
 import ReportModel
 import Writers
@@ -72,13 +73,9 @@ final class XLSXLibreOfficeTests: XCTestCase {
     }
 
     static func soffice() throws -> String {
-        guard
-            let soffice = ["/usr/bin/soffice", "/usr/local/bin/soffice", "/usr/lib/libreoffice/program/soffice"]
-                .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-        else {
-            throw XCTSkip("LibreOffice (soffice) is not installed: apt-get install libreoffice-calc-nogui")
-        }
-        return soffice
+        try RequiredTool.path(
+            ["/usr/bin/soffice", "/usr/local/bin/soffice", "/usr/lib/libreoffice/program/soffice"],
+            install: "apt-get install libreoffice-calc-nogui")
     }
 
     private func convert(_ report: Report, expectingZip64: Bool) throws {
