@@ -1,4 +1,5 @@
 import Foundation
+import ReportTestSupport
 import XCTest
 import ReportModel
 import Time
@@ -18,10 +19,8 @@ final class CSVLoadTests: XCTestCase {
         .appendingPathComponent("Support/csv_load_check.py")
 
     private func requireLoaders() throws {
-        let result = try XLSXTestSupport.run("/usr/bin/env", ["python3", "-c", "import duckdb, pandas"])
-        if result.status != 0 {
-            throw XCTSkip("python3 with duckdb and pandas is not installed (make test-deps): \(result.error)")
-        }
+        try RequiredTool.pythonModule("duckdb", install: "pip install duckdb")
+        try RequiredTool.pythonModule("pandas", install: "pip install pandas")
     }
 
     private func check(_ paths: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
