@@ -24,16 +24,9 @@ extension Importer {
         do {
             while let record = try reader.next() {
                 outcome.records += 1
-                if let progress, outcome.records & 1023 == 0 {
-                    let now = DispatchTime.now().uptimeNanoseconds
-                    if now - lastProgress > 250_000_000 {
-                        lastProgress = now
-                        progress(
-                            Progress(
-                                file: entry.displayName, records: outcome.records,
-                                bytes: compressed ? nil : file.size.map { (reader.bytesConsumed, $0) }))
-                    }
-                }
+                reportProgress(
+                    entry, records: outcome.records,
+                    bytes: compressed ? nil : file.size.map { (reader.bytesConsumed, $0) }, last: &lastProgress)
                 guard case .failure(let rejection) = record.result else {
                     outcome.accepted += 1
                     continue

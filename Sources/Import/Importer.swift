@@ -211,16 +211,9 @@ public final class Importer {
                     } else {
                         outcome.accepted += 1
                     }
-                    if let progress, outcome.records & 1023 == 0 {
-                        let now = DispatchTime.now().uptimeNanoseconds
-                        if now - lastProgress > 250_000_000 {
-                            lastProgress = now
-                            progress(
-                                Progress(
-                                    file: entry.displayName, records: outcome.records,
-                                    bytes: compressed ? nil : (reader.bytesConsumed, digest.size)))
-                        }
-                    }
+                    reportProgress(
+                        entry, records: outcome.records, bytes: compressed ? nil : (reader.bytesConsumed, digest.size),
+                        last: &lastProgress)
                 }
                 for index in deferred { try database.execute(index) }
                 outcome.layout = reader.layout
@@ -243,6 +236,17 @@ public final class Importer {
             throw FileFailure(outcome: outcome)
         }
         return outcome
+    }
+
+    /// Calls `progress` at most four times a second, looking at the clock every 1,024 records.
+    func reportProgress(
+        _ entry: ImportFiles.Entry, records: Int, bytes: (read: Int, total: Int64)?, last: inout UInt64
+    ) {
+        guard let progress, records & 1023 == 0 else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now - last > 250_000_000 else { return }
+        last = now
+        progress(Progress(file: entry.displayName, records: records, bytes: bytes))
     }
 
     /// Drops the named secondary indexes of a table inside the file's transaction (a rollback

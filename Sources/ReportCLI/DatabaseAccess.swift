@@ -9,9 +9,11 @@ import Store
 ///
 /// - `import` and `nightly` open for writing: the file is created when missing and every
 ///   registered module's schema brought up to date (by the `Importer`).
-/// - reports and `status` open an existing database and never migrate it, so a report never
-///   writes; a database whose schema is behind this release is refused with what to run.
-///   A report reads in one transaction: one snapshot, even while an import writes.
+/// - reports and `status` open an existing database and never migrate it (a report changes no
+///   schema; the only thing one may write is a domain's own cache, such as the habits streak
+///   state); a database whose schema is behind this release is refused with what to run.
+///   A report reads in one transaction: one snapshot, even while an import writes. A domain's
+///   own transaction nests inside it as a savepoint.
 enum DatabaseAccess {
     /// A database to import into, created when missing.
     static func forWriting(_ context: CommandContext) throws -> Database {
