@@ -147,25 +147,38 @@ final class HabitsRecordReader {
         records.timezone = records.isKnown ? user.stringOrNil(0) : nil
         user.reset()
 
-        records.tasks.removeAll(keepingCapacity: true)
         try tasks.bind(key)
+        try flows.bind(key)
+        try sessions.bind(key)
+        try logins.bind(key)
+        try moods.bind(key)
+        try records.collect(tasks: tasks, flows: flows, sessions: sessions, logins: logins, moods: moods)
+    }
+}
+
+extension HabitsUserRecords {
+    /// Reads the five record lists of one user from statements already bound to that user: the
+    /// column layouts the whole-history reader and the window reader share.
+    mutating func collect(
+        tasks: Statement, flows: Statement, sessions: Statement, logins: Statement, moods: Statement
+    ) throws {
+        self.tasks.removeAll(keepingCapacity: true)
         while try tasks.step() {
-            records.tasks.append(
+            self.tasks.append(
                 .init(
                     date: Day(ordinal: Int(tasks.int64(0))), done: tasks.int64(1) != 0,
                     completedAt: tasks.int64OrNil(2)))
         }
 
-        records.flows.removeAll(keepingCapacity: true)
-        try flows.bind(key)
+        self.flows.removeAll(keepingCapacity: true)
         while try flows.step() {
             let id = flows.string(0)
             let context = flows.stringOrNil(9)
-            if let last = records.flows.indices.last, records.flows[last].id == id {
-                if let context { records.flows[last].contexts.append(context) }
+            if let last = self.flows.indices.last, self.flows[last].id == id {
+                if let context { self.flows[last].contexts.append(context) }
                 continue
             }
-            records.flows.append(
+            self.flows.append(
                 .init(
                     id: id, date: Day(ordinal: Int(flows.int64(1))), done: flows.int64(2) != 0,
                     stepsTotal: flows.int64(3), stepsDone: flows.int64(4), estimatedMinutes: flows.doubleOrNil(5) ?? 0,
@@ -173,24 +186,21 @@ final class HabitsRecordReader {
                     completedAt: flows.int64OrNil(8), contexts: context.map { [$0] } ?? []))
         }
 
-        records.sessions.removeAll(keepingCapacity: true)
-        try sessions.bind(key)
+        self.sessions.removeAll(keepingCapacity: true)
         while try sessions.step() {
-            records.sessions.append(
+            self.sessions.append(
                 .init(
                     id: sessions.string(0), startedAt: sessions.int64(1),
                     totalSeconds: sessions.int64(2), remainingSeconds: sessions.int64(3),
                     endedAt: sessions.int64OrNil(4)))
         }
 
-        records.logins.removeAll(keepingCapacity: true)
-        try logins.bind(key)
-        while try logins.step() { records.logins.append(logins.int64(0)) }
+        self.logins.removeAll(keepingCapacity: true)
+        while try logins.step() { self.logins.append(logins.int64(0)) }
 
-        records.moods.removeAll(keepingCapacity: true)
-        try moods.bind(key)
+        self.moods.removeAll(keepingCapacity: true)
         while try moods.step() {
-            records.moods.append(.init(date: Day(ordinal: Int(moods.int64(0))), mood: Int(moods.int64(1))))
+            self.moods.append(.init(date: Day(ordinal: Int(moods.int64(0))), mood: Int(moods.int64(1))))
         }
     }
 }

@@ -80,51 +80,12 @@ final class HabitsWindowRecordReader {
 
         let dates: [SQLValue] = [.day(Day(ordinal: window.firstDay)), .day(last)]
         let instants: [SQLValue] = [.integer(window.startMicroseconds), .integer(window.endMicroseconds)]
-        records.tasks.removeAll(keepingCapacity: true)
         try tasks.bind([key] + dates + instants)
-        while try tasks.step() {
-            records.tasks.append(
-                .init(
-                    date: Day(ordinal: Int(tasks.int64(0))), done: tasks.int64(1) != 0,
-                    completedAt: tasks.int64OrNil(2)))
-        }
-
-        records.flows.removeAll(keepingCapacity: true)
         try flows.bind([key] + dates + instants)
-        while try flows.step() {
-            let id = flows.string(0)
-            let context = flows.stringOrNil(9)
-            if let last = records.flows.indices.last, records.flows[last].id == id {
-                if let context { records.flows[last].contexts.append(context) }
-                continue
-            }
-            records.flows.append(
-                .init(
-                    id: id, date: Day(ordinal: Int(flows.int64(1))), done: flows.int64(2) != 0,
-                    stepsTotal: flows.int64(3), stepsDone: flows.int64(4), estimatedMinutes: flows.doubleOrNil(5) ?? 0,
-                    realisedMinutes: flows.doubleOrNil(6) ?? 0, streakDay: flows.int64OrNil(7),
-                    completedAt: flows.int64OrNil(8), contexts: context.map { [$0] } ?? []))
-        }
-
-        records.sessions.removeAll(keepingCapacity: true)
         try sessions.bind([key] + instants)
-        while try sessions.step() {
-            records.sessions.append(
-                .init(
-                    id: sessions.string(0), startedAt: sessions.int64(1),
-                    totalSeconds: sessions.int64(2), remainingSeconds: sessions.int64(3),
-                    endedAt: sessions.int64OrNil(4)))
-        }
-
-        records.logins.removeAll(keepingCapacity: true)
         try logins.bind([key] + instants)
-        while try logins.step() { records.logins.append(logins.int64(0)) }
-
-        records.moods.removeAll(keepingCapacity: true)
         try moods.bind([key] + dates)
-        while try moods.step() {
-            records.moods.append(.init(date: Day(ordinal: Int(moods.int64(0))), mood: Int(moods.int64(1))))
-        }
+        try records.collect(tasks: tasks, flows: flows, sessions: sessions, logins: logins, moods: moods)
         return true
     }
 }
