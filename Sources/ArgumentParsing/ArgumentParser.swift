@@ -53,7 +53,8 @@ public enum ArgumentParser {
                 let letters = Array(argument.dropFirst())
                 guard letters.count == 1, let found = spec.option(short: letters[0]) else {
                     throw UsageError(
-                        "unknown option \(argument) for `\(spec.tool) \(spec.name)`; see `\(spec.tool) \(spec.name) --help`"
+                        "unknown option \(argument) for `\(spec.tool) \(spec.name)`; see `\(spec.tool) "
+                            + "\(spec.name) --help`"
                     )
                 }
                 option = found
@@ -81,12 +82,14 @@ public enum ArgumentParser {
         if parsed.flag("help") { return parsed }
         if spec.positionals == nil, let first = parsed.positionals.first {
             throw UsageError(
-                "unexpected argument \"\(first)\" for `\(spec.tool) \(spec.name)`; see `\(spec.tool) \(spec.name) --help`"
+                "unexpected argument \"\(first)\" for `\(spec.tool) \(spec.name)`; see `\(spec.tool) "
+                    + "\(spec.name) --help`"
             )
         }
         if parsed.positionals.count < spec.minimumPositionals {
             throw UsageError(
-                "`\(spec.tool) \(spec.name)` needs \(spec.positionals ?? "arguments"); see `\(spec.tool) \(spec.name) --help`"
+                "`\(spec.tool) \(spec.name)` needs \(spec.positionals ?? "arguments"); see `\(spec.tool) "
+                    + "\(spec.name) --help`"
             )
         }
         return parsed

@@ -83,7 +83,8 @@ public enum BookingsAnalysisError: Error, Equatable, CustomStringConvertible {
             return "the period ends (\(to)) before it starts (\(from)): give --from on or before --to"
         case .periodTooLong(let from, let to, let limit):
             return
-                "the period \(from) to \(to) is \(to - from + 1) days long; at most \(limit) days fit in one report: split it"
+                "the period \(from) to \(to) is \(to - from + 1) days long; at most \(limit) days fit in one "
+                + "report: split it"
         }
     }
 }

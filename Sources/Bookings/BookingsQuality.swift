@@ -52,7 +52,8 @@ struct QualityIssue: Sendable, Equatable {
         case .negativeLeadTime:
             let hours = Double(createdAt - startsAt) / LeadTimeSummary.microsecondsPerHour
             return
-                "created \(instant(createdAt)), \(QualityIssue.hoursText(hours)) h after it starts (\(instant(startsAt)))"
+                "created \(instant(createdAt)), \(QualityIssue.hoursText(hours)) h after it starts "
+                + "(\(instant(startsAt)))"
         case .unknownCustomer:
             return "customer \(subject) is not in the customers export"
         case .unknownService:

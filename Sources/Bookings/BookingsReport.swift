@@ -38,7 +38,8 @@ enum BookingsReport {
                 "Revenue and discounts count paid and done bookings on the day of the appointment (service-day basis).",
                 "Occupancy = booked / capacity: empty where no slot capacity exists (blank heat-map cells), "
                     + "above 100 % when overbooked.",
-                "A customer's first booking is their earliest non-cancelled booking in all the data, before the period too.",
+                "A customer's first booking is their earliest non-cancelled booking in all the data, before the "
+                    + "period too.",
             ])
     }
 

@@ -156,7 +156,8 @@ struct BookingsReportTables {
                 Column("month", .text), Column("new_customers", .integer), Column("returning_customers", .integer),
             ], rows: rows,
             caption:
-                "New: first kept booking ever in that month. Returning: a kept booking then, the first before the month."
+                "New: first kept booking ever in that month. Returning: a kept booking then, the first before "
+                + "the month."
         )
     }
 

@@ -71,7 +71,8 @@ enum HabitsQuality {
                         issues.append(
                             .impossibleFocusSession, record: session.id,
                             detail:
-                                "ended at \(shown(endedAt, clock)) before it started at \(shown(session.startedAt, clock))"
+                                "ended at \(shown(endedAt, clock)) before it started at "
+                                + "\(shown(session.startedAt, clock))"
                         )
                     }
                 } else {

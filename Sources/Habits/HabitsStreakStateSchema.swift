@@ -125,7 +125,8 @@ public enum HabitsStreakStateSchema {
                 """
         }
         let dayOfRecord = { (row: String) in
-            "LEAST(\(dateDay(row + ".date")), coalesce(\(earliestDay(row + ".completed_at_us")), \(dateDay(row + ".date"))))"
+            "LEAST(\(dateDay(row + ".date")), coalesce(\(earliestDay(row + ".completed_at_us")), "
+                + "\(dateDay(row + ".date"))))"
         }
         return function(
             table: "tasks", columns: ["user_id", "date", "state", "completed_at_us"], user: "user_id",

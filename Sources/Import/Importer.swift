@@ -63,7 +63,8 @@ public final class Importer {
                 file: entry.displayName, kind: nil,
                 status: .failed(
                     reason:
-                        "cannot tell the kind of file from its name; names start with one of: \(kinds.knownNames); or use --kind NAME"
+                        "cannot tell the kind of file from its name; names start with one of: \(kinds.knownNames); "
+                        + "or use --kind NAME"
                 ))
         }
         guard let module = modules[kind.domain] else {
@@ -79,7 +80,8 @@ public final class Importer {
                 file: entry.displayName, kind: kind,
                 status: .failed(
                     reason:
-                        "the file is empty (0 bytes), as a crashed or interrupted export leaves it; export it again; nothing of this file was stored"
+                        "the file is empty (0 bytes), as a crashed or interrupted export leaves it; export it again; "
+                        + "nothing of this file was stored"
                 ))
         }
         if !options.force && !options.checkOnly {
@@ -92,7 +94,8 @@ public final class Importer {
                         file: entry.displayName, kind: kind,
                         status: .skipped(
                             reason:
-                                "same content (SHA-256) as \(previous[0].string ?? "?") imported \(previous[1].string ?? "?"); use --force to import it again"
+                                "same content (SHA-256) as \(previous[0].string ?? "?") imported "
+                                + "\(previous[1].string ?? "?"); use --force to import it again"
                         ))
                 }
             } catch {
@@ -171,14 +174,16 @@ public final class Importer {
         do {
             try database.transaction {
                 let importId = try database.insertReturningId(
-                    "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at, forced) VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, ?)",
+                    "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, "
+                        + "finished_at, forced) VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, ?)",
                     [
                         .text(entry.displayName), .text(kind.name), .integer(digest.size), .text(digest.hex),
                         .text(started), .text(started), .integer(options.force ? 1 : 0),
                     ])
                 let deferred = digest.size >= options.bulkIndexBytes ? try dropSecondaryIndexes(of: kind.name) : []
                 let insertReject = try database.prepare(
-                    "INSERT INTO import_rejects (import_id, position, line, record_id, field, value, rule) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                    "INSERT INTO import_rejects (import_id, position, line, record_id, field, value, rule) VALUES "
+                        + "(?, ?, ?, ?, ?, ?, ?)"
                 )
                 var lastProgress = DispatchTime.now().uptimeNanoseconds
                 while let record = try reader.next() {
@@ -223,7 +228,8 @@ public final class Importer {
                         emptiness.rawValue + ": no records; a crashed or interrupted export leaves such files")
                 }
                 try database.run(
-                    "UPDATE import_log SET records = ?, accepted = ?, rejected = ?, finished_at = ?, layout = ?, records_member = ? WHERE id = ?",
+                    "UPDATE import_log SET records = ?, accepted = ?, rejected = ?, finished_at = ?, layout = ?, "
+                        + "records_member = ? WHERE id = ?",
                     [
                         .integer(Int64(outcome.records)), .integer(Int64(outcome.accepted)),
                         .integer(Int64(outcome.rejected)), .text(Importer.now()),

@@ -200,7 +200,8 @@ public struct RecordReader: Sendable {
         if let range, !range.contains(number) {
             throw fail(
                 key, value,
-                "must be a number from \(RecordReader.plain(range.lowerBound)) to \(RecordReader.plain(range.upperBound))"
+                "must be a number from \(RecordReader.plain(range.lowerBound)) to "
+                    + "\(RecordReader.plain(range.upperBound))"
             )
         }
         return number

@@ -115,10 +115,12 @@ public struct NotAWrapper: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         if isFollowedByObject {
             return
-                "another JSON value after the end of the object at byte \(byteOffset): a .json file holds one JSON document (name a JSON Lines file .jsonl)"
+                "another JSON value after the end of the object at byte \(byteOffset): a .json file holds one JSON "
+                + "document (name a JSON Lines file .jsonl)"
         }
         return
-            "not a wrapper: \(reason) at byte \(byteOffset); a wrapper holds one array of records beside scalar or object members"
+            "not a wrapper: \(reason) at byte \(byteOffset); a wrapper holds one array of records beside scalar or "
+            + "object members"
     }
 }
 

@@ -44,7 +44,8 @@ extension JSONRecordCursor {
         }
         return JSONLayoutError(
             message:
-                "a JSON value, not records: the file holds \(what); records come in an array, a wrapper object or JSON Lines",
+                "a JSON value, not records: the file holds \(what); records come in an array, a wrapper object or "
+                + "JSON Lines",
             byteOffset: at)
     }
 

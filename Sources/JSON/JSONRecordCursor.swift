@@ -118,7 +118,8 @@ struct JSONRecordCursor {
         if inWrapper && byte != UInt8(ascii: "{"), let kind = JSONRecordCursor.kindOfValue(startingWith: byte) {
             throw NotAWrapper(
                 reason:
-                    "element \(recordCount + 1) of member \(JSONRecordCursor.quoted(layout?.recordsMember ?? "")) is \(kind), not an object",
+                    "element \(recordCount + 1) of member \(JSONRecordCursor.quoted(layout?.recordsMember ?? "")) is "
+                    + "\(kind), not an object",
                 byteOffset: scanner.offset)
         }
         let recordStart = scanner.offset
@@ -155,7 +156,8 @@ struct JSONRecordCursor {
             if let recordsMember = layout?.recordsMember {
                 throw NotAWrapper(
                     reason:
-                        "members \(JSONRecordCursor.quoted(recordsMember)) and \(JSONRecordCursor.quoted(key)) are both arrays",
+                        "members \(JSONRecordCursor.quoted(recordsMember)) and \(JSONRecordCursor.quoted(key)) are "
+                        + "both arrays",
                     byteOffset: scanner.offset)
             }
             scanner.position += 1

@@ -47,7 +47,8 @@ enum ReportOutput {
             // that would otherwise pass in silence (issue 12).
             if arguments.flag("xlsx") || arguments.flag("md") {
                 throw UsageError(
-                    "--table prints one CSV table to standard output and writes no file; drop --xlsx and --md, or drop --table"
+                    "--table prints one CSV table to standard output and writes no file; drop --xlsx and --md, or "
+                        + "drop --table"
                 )
             }
             let writer = CSVWriter(options: csvOptions)

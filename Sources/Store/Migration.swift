@@ -70,7 +70,8 @@ public enum Schema {
             let connection = database.connection
             try database.execute(
                 connection.schemaSQL(
-                    "CREATE TABLE IF NOT EXISTS schema_migrations (domain TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (domain, version)) STRICT"
+                    "CREATE TABLE IF NOT EXISTS schema_migrations (domain TEXT NOT NULL, version INTEGER NOT NULL, "
+                        + "PRIMARY KEY (domain, version)) STRICT"
                 ))
             for step in try pendingSteps(database, migrations) {
                 let text = database.kind == .postgresql ? (step.postgresql ?? step.sql) : step.sql
@@ -95,7 +96,8 @@ public enum Schema {
         let known = Dictionary(migrations.map { ($0.domain, $0.version) }, uniquingKeysWith: max)
         for (domain, version) in applied.sorted(by: { $0.key < $1.key }) where version > known[domain] ?? 0 {
             throw StoreError(
-                "\(database.path) was made by a newer release of report (\(domain) schema version \(version)); upgrade report"
+                "\(database.path) was made by a newer release of report (\(domain) schema version \(version)); "
+                    + "upgrade report"
             )
         }
         return migrations.sorted { ($0.domain, $0.version) < ($1.domain, $1.version) }

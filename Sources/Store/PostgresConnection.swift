@@ -61,7 +61,8 @@ final class PostgresConnection: StoreConnection {
         report_pq_silence_notices(handle)
         do {
             var settings =
-                "SET client_encoding = 'UTF8'; SET extra_float_digits = 1; SET lock_timeout = \(max(1, busyTimeoutMilliseconds))"
+                "SET client_encoding = 'UTF8'; SET extra_float_digits = 1; SET lock_timeout = "
+                + "\(max(1, busyTimeoutMilliseconds))"
             // A read-only open is not enforced by the session: `default_transaction_read_only`
             // would refuse even the TEMP table a fleet report sorts its rows in. On a server, what
             // a connection may write is the role's grants (docs/SCALE.md: a reporting role).

@@ -43,7 +43,8 @@ public struct PostgresError: StoreFailure, Sendable {
             return "\(name) is read-only for this connection \(cause); give a user that may write, or another --db"
         case "", "08000", "08003", "08006", "08001", "08004", "57P01", "57P02", "57P03":
             return
-                "cannot reach the PostgreSQL server of \(name) \(cause); check that it runs and that --db names the right host and port"
+                "cannot reach the PostgreSQL server of \(name) \(cause); check that it runs and that --db names the "
+                + "right host and port"
         default:
             return description
         }

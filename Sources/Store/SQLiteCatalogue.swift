@@ -17,7 +17,8 @@ extension SQLiteConnection {
 
     func secondaryIndexes(of table: String) throws -> [(name: String, sql: String)] {
         try rows(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name",
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL "
+                + "ORDER BY name",
             [.text(table)]
         ).compactMap { row in
             guard let name = row[0].string, let sql = row[1].string else { return nil }

@@ -124,7 +124,8 @@ struct XLSXOutputPath {
         }
         guard access(directory, W_OK) == 0 else {
             throw XLSXError.invalid(
-                "the output folder \(directory) is not writable (permission denied or read-only file system); choose a writable folder with -o",
+                "the output folder \(directory) is not writable (permission denied or read-only file system); choose "
+                    + "a writable folder with -o",
                 path: path)
         }
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {

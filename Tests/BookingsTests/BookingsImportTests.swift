@@ -23,7 +23,8 @@ final class BookingsImportTests: XCTestCase {
 
     private func lines(_ id: String = "b1") throws -> [[SQLValue]] {
         try store.rows(
-            "SELECT position, service_id, price_cents, old_price_cents FROM booking_lines WHERE booking_id = '\(id)' ORDER BY position"
+            "SELECT position, service_id, price_cents, old_price_cents FROM booking_lines WHERE booking_id = '\(id)' "
+                + "ORDER BY position"
         )
     }
 

@@ -102,7 +102,8 @@ final class CustomersImportTests: XCTestCase {
             .customers, record(Self.customer, ["created_at": nil]), "field created_at: missing (required)")
         try store.assertRejected(
             .customers, record(Self.customer, ["created_at": "2026-10-01T12:00:00"]),
-            "field created_at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) \"2026-10-01T12:00:00\""
+            "field created_at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) "
+                + "\"2026-10-01T12:00:00\""
         )
         try store.assertRejected(
             .customers, record(Self.customer, ["postal_code": 75011]), "field postal_code: must be a string 75011")

@@ -107,7 +107,8 @@ final class SlotsImportTests: XCTestCase {
             ("ends_at", nil, "field ends_at: missing (required)"),
             (
                 "starts_at", "2026-11-28T09:00+0100",
-                "field starts_at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) \"2026-11-28T09:00+0100\""
+                "field starts_at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) "
+                    + "\"2026-11-28T09:00+0100\""
             ),
             ("capacity", -1, "field capacity: must be an integer ≥ 0 -1"),
             ("capacity", .null, "field capacity: missing (required) null"),

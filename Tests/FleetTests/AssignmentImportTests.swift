@@ -47,7 +47,8 @@ final class AssignmentImportTests: FleetTestCase {
         try importRecords(.assignments, [record])
         XCTAssertEqual(
             try rows(
-                "SELECT cancelled, planned_time_out_us, planned_time_out_offset, planned_time_in_us, planned_time_in_offset FROM assignments"
+                "SELECT cancelled, planned_time_out_us, planned_time_out_offset, planned_time_in_us, "
+                    + "planned_time_in_offset FROM assignments"
             ),
             [[1, 1_475_418_600_000_000, -16200, 1_475_345_100_000_000, 0]])
     }

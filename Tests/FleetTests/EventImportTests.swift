@@ -7,7 +7,8 @@ final class EventImportTests: FleetTestCase {
         try importRecords(.events, [Sample.event], firstSequence: 7)
         XCTAssertEqual(
             try rows(
-                "SELECT id, name, starts_on, ends_on, timezone, opens_at_minutes, closes_at_minutes, import_seq FROM events"
+                "SELECT id, name, starts_on, ends_on, timezone, opens_at_minutes, closes_at_minutes, import_seq "
+                    + "FROM events"
             ),
             [["salon2016", "Mondial de l'Automobile", "2016-10-01", "2016-10-16", "America/New_York", 600, 1200, 7]])
     }

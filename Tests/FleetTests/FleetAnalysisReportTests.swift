@@ -144,7 +144,8 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
         XCTAssertEqual(outcomes.first?.rejected, 1)
         // A habits file's rejection is not the fleet report's business.
         let logId = try db().insertReturningId(
-            "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at) VALUES ('users.json', 'users', 1, 'x', 1, 0, 1, '', '')",
+            "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at) "
+                + "VALUES ('users.json', 'users', 1, 'x', 1, 0, 1, '', '')",
             [])
         try db().run(
             "INSERT INTO import_rejects (import_id, position, field, value, rule) VALUES (?, 0, 'id', '', 'missing')",

@@ -62,7 +62,8 @@ final class ImportCheckTests: XCTestCase {
         guard case .failed(let reason) = checked.status else { return XCTFail("\(checked.status)") }
         XCTAssertEqual(
             reason,
-            "record 2 (id t2): field state: must be one of a_faire, en_cours, terminee \"done\"; --strict: nothing of this file was stored"
+            "record 2 (id t2): field state: must be one of a_faire, en_cours, terminee \"done\"; --strict: nothing "
+                + "of this file was stored"
         )
         XCTAssertEqual(try store.count("tasks"), 0)
     }

@@ -20,7 +20,8 @@ final class FocusSessionsImportTests: XCTestCase {
         let ended = try XCTUnwrap(Timestamp("2026-11-28T07:20:00Z")).microseconds
         XCTAssertEqual(
             try store.rows(
-                "SELECT id, user_id, started_at_us, total_seconds, remaining_seconds, ended_at_us, import_seq FROM focus_sessions"
+                "SELECT id, user_id, started_at_us, total_seconds, remaining_seconds, ended_at_us, import_seq FROM "
+                    + "focus_sessions"
             ),
             [["p1", "u1", .integer(started), 1500, 300, .integer(ended), .integer(store.lastSequence)]])
     }
@@ -46,7 +47,8 @@ final class FocusSessionsImportTests: XCTestCase {
             ("startedAt", .null, "field startedAt: missing (required) null"),
             (
                 "startedAt", "2026-11-28T08:00:00",
-                "field startedAt: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) \"2026-11-28T08:00:00\""
+                "field startedAt: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) "
+                    + "\"2026-11-28T08:00:00\""
             ),
             ("endedAt", 12, "field endedAt: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) 12"),
         ]

@@ -81,7 +81,8 @@ final class TasksImportTests: XCTestCase {
         let sql =
             TestStore.backend == .sqlite
             ? "SELECT value FROM tasks, json_each(tasks.contexte) WHERE tasks.id = ? ORDER BY json_each.key"
-            : "SELECT e.value FROM tasks, json_array_elements_text(tasks.contexte::json) WITH ORDINALITY AS e(value, key) WHERE tasks.id = ? ORDER BY e.key"
+            : "SELECT e.value FROM tasks, json_array_elements_text(tasks.contexte::json) WITH ORDINALITY AS e(value, "
+                + "key) WHERE tasks.id = ? ORDER BY e.key"
         return try store.database.rows(sql, [.text(id)]).compactMap { $0[0].string }
     }
 
@@ -114,7 +115,8 @@ final class TasksImportTests: XCTestCase {
             ("contexte", 3, "field contexte: must be a list 3"),
             (
                 "completedAt", "2026-11-28T24:00:00Z",
-                "field completedAt: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) \"2026-11-28T24:00:00Z\""
+                "field completedAt: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) "
+                    + "\"2026-11-28T24:00:00Z\""
             ),
         ]
         for (field, value, message) in cases {

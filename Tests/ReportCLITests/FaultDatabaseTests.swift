@@ -35,7 +35,8 @@ final class FaultDatabaseTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                "\(next): \(databasePath) is read-only (SQLite error 8: attempt to write a readonly database); make the file and its folder writable, or give another --db; nothing of this file was stored"
+                "\(next): \(databasePath) is read-only (SQLite error 8: attempt to write a readonly database); make "
+                    + "the file and its folder writable, or give another --db; nothing of this file was stored"
             ])
         XCTAssertEqual(try bytes(databasePath), contents)
         // Reading still works: status and reports need no write.
@@ -64,14 +65,16 @@ final class FaultDatabaseTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                "report import: cannot open \(database) (SQLite error 14: unable to open database file); check that its folder exists and is writable (SQLite keeps its -wal and -shm files beside the database)"
+                "report import: cannot open \(database) (SQLite error 14: unable to open database file); check that "
+                    + "its folder exists and is writable (SQLite keeps its -wal and -shm files beside the database)"
             ])
         let status = report(["status", "--db", database])
         XCTAssertEqual(status.code, .failure)
         XCTAssertEqual(
             status.errLines,
             [
-                "report status: cannot open \(database) (SQLite error 14: unable to open database file); check that its folder exists and is writable (SQLite keeps its -wal and -shm files beside the database)"
+                "report status: cannot open \(database) (SQLite error 14: unable to open database file); check that "
+                    + "its folder exists and is writable (SQLite keeps its -wal and -shm files beside the database)"
             ])
         disk.remountWritable()
         XCTAssertEqual(try bytes(database), contents)
@@ -86,7 +89,8 @@ final class FaultDatabaseTests: CLITestCase {
         try garbage.write(to: URL(fileURLWithPath: databasePath))
         let users = try write("users.json", #"[{"id": "u1"}]"#)
         let message =
-            "\(databasePath) is not a SQLite database (SQLite error 26: file is not a database); give --db the path of a report database"
+            "\(databasePath) is not a SQLite database (SQLite error 26: file is not a database); give --db the path "
+            + "of a report database"
         let run = report(["import", "--db", databasePath, users])
         XCTAssertEqual(run.code, .failure)
         XCTAssertEqual(run.errLines, ["report import: " + message])
@@ -105,7 +109,8 @@ final class FaultDatabaseTests: CLITestCase {
         let cut = whole.prefix(5000)
         try cut.write(to: URL(fileURLWithPath: databasePath))
         let message =
-            "\(databasePath) is damaged (SQLite error 11: database disk image is malformed); restore it from a backup, or import into a new --db"
+            "\(databasePath) is damaged (SQLite error 11: database disk image is malformed); restore it from a "
+            + "backup, or import into a new --db"
         let run = report(["import", "--db", databasePath, next])
         XCTAssertEqual(run.code, .failure)
         XCTAssertEqual(run.errLines, ["report import: " + message])
@@ -123,7 +128,9 @@ final class FaultDatabaseTests: CLITestCase {
             XCTAssertEqual(
                 run.errLines,
                 [
-                    "report import: cannot open \(database) (SQLite error 14: unable to open database file); check that its folder exists and is writable (SQLite keeps its -wal and -shm files beside the database)"
+                    "report import: cannot open \(database) (SQLite error 14: unable to open database file); check "
+                        + "that its folder exists and is writable (SQLite keeps its -wal and -shm files beside the "
+                        + "database)"
                 ])
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("missing")))
@@ -140,7 +147,9 @@ final class FaultDatabaseTests: CLITestCase {
         try holder.run(
             "INSERT INTO import_rejects (import_id, position, field, value, rule) VALUES (0, 0, 'held', '', '')")
         let message =
-            "\(next): \(databasePath) is locked by another process (SQLite error 5: database is locked) and stayed locked for the whole --busy-timeout; try again when the other import or report has finished, or give a longer --busy-timeout; nothing of this file was stored"
+            "\(next): \(databasePath) is locked by another process (SQLite error 5: database is locked) and stayed "
+            + "locked for the whole --busy-timeout; try again when the other import or report has finished, or "
+            + "give a longer --busy-timeout; nothing of this file was stored"
         let run = report(["import", "--db", databasePath, "--busy-timeout", "0.2", next])
         XCTAssertEqual(run.code, .failure)
         XCTAssertEqual(run.errLines, [message])
@@ -196,7 +205,8 @@ final class FaultDatabaseTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                "\(big): the disk holding \(database) is full (SQLite error 13: database or disk is full); free some space and run again; nothing of this file was stored"
+                "\(big): the disk holding \(database) is full (SQLite error 13: database or disk is full); free some "
+                    + "space and run again; nothing of this file was stored"
             ])
         XCTAssertTrue(run.out.contains("imported \(next) (users): 1 records, 1 accepted, 0 rejected"), run.out)
         var after = try snapshot(of: database)
@@ -222,7 +232,8 @@ final class FaultDatabaseTests: CLITestCase {
         let run = try ChildProcess.run("/usr/bin/env", ["chattr", "+i", path])
         guard run.status == 0 else {
             throw XCTSkip(
-                "running as root, and `chattr +i` is not available here (\(run.err.trimmingCharacters(in: .whitespacesAndNewlines))): "
+                "running as root, and `chattr +i` is not available here "
+                    + "(\(run.err.trimmingCharacters(in: .whitespacesAndNewlines))): "
                     + "root ignores file permissions, so a read-only database cannot be made")
         }
     }

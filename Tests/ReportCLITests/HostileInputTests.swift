@@ -37,7 +37,8 @@ final class HostileInputTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                "\(file): malformed JSON: nesting deeper than 512 at byte \(containerOffsets[511]); nothing of this file was stored"
+                "\(file): malformed JSON: nesting deeper than 512 at byte \(containerOffsets[511]); nothing of this "
+                    + "file was stored"
             ])
         XCTAssertEqual(try snapshot(), before)
 
@@ -84,9 +85,12 @@ final class HostileInputTests: CLITestCase {
             run.errLines,
             [
                 "\(file) record 1 (line 1, id f1): field tempsRealise: number out of range 1e999",
-                "\(file) record 3 (line 3): field (record): invalid JSON: unexpected character 'N' at byte \(try XCTUnwrap(offset(of: "NaN", in: file)))",
-                "\(file) record 4 (line 4, id f4): field streakDay: integer too large (more than 9223372036854775807) 12345678901234567890",
-                "\(file) record 5 (line 5, id f5): field energieRequise: integer too small (less than -9223372036854775808) -92233720368547758080",
+                "\(file) record 3 (line 3): field (record): invalid JSON: unexpected character 'N' at byte "
+                    + "\(try XCTUnwrap(offset(of: "NaN", in: file)))",
+                "\(file) record 4 (line 4, id f4): field streakDay: integer too large (more than "
+                    + "9223372036854775807) 12345678901234567890",
+                "\(file) record 5 (line 5, id f5): field energieRequise: integer too small (less than "
+                    + "-9223372036854775808) -92233720368547758080",
                 "\(file) record 7 (line 7, id f7): field streakDay: must be an integer ≥ 0 -0.0",
             ])
         // `-0` is the integer 0; a 20-digit id is an integer id kept as its digits (SPEC §1: ids
@@ -161,11 +165,16 @@ final class HostileInputTests: CLITestCase {
         XCTAssertEqual(
             rejected.errLines,
             [
-                "\(jsonLines) record 1 (line 1): field (record): invalid JSON: invalid UTF-8 byte 0xFF at byte \(offsets[0])",
-                "\(jsonLines) record 2 (line 2): field (record): invalid JSON: lone surrogate \\uD800 at byte \(offsets[1])",
-                "\(jsonLines) record 3 (line 3): field (record): invalid JSON: lone surrogate \\uDC00 at byte \(offsets[2])",
-                "\(jsonLines) record 4 (line 4): field (record): invalid JSON: invalid UTF-8 byte 0xED at byte \(offsets[3])",
-                "\(jsonLines) record 5 (line 5): field (record): invalid JSON: invalid UTF-8 byte 0xC0 at byte \(offsets[4])",
+                "\(jsonLines) record 1 (line 1): field (record): invalid JSON: invalid UTF-8 byte 0xFF at byte "
+                    + "\(offsets[0])",
+                "\(jsonLines) record 2 (line 2): field (record): invalid JSON: lone surrogate \\uD800 at byte "
+                    + "\(offsets[1])",
+                "\(jsonLines) record 3 (line 3): field (record): invalid JSON: lone surrogate \\uDC00 at byte "
+                    + "\(offsets[2])",
+                "\(jsonLines) record 4 (line 4): field (record): invalid JSON: invalid UTF-8 byte 0xED at byte "
+                    + "\(offsets[3])",
+                "\(jsonLines) record 5 (line 5): field (record): invalid JSON: invalid UTF-8 byte 0xC0 at byte "
+                    + "\(offsets[4])",
             ])
         XCTAssertEqual(try database().rows("SELECT id, libelle FROM tasks"), [["f", "😀"]])
     }
@@ -225,8 +234,10 @@ final class HostileInputTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                "\(empty): warning: the file is empty (0 bytes): no records; a crashed or interrupted export leaves such files",
-                "\(blank): warning: the file holds only whitespace: no records; a crashed or interrupted export leaves such files",
+                "\(empty): warning: the file is empty (0 bytes): no records; a crashed or interrupted export leaves "
+                    + "such files",
+                "\(blank): warning: the file holds only whitespace: no records; a crashed or interrupted export "
+                    + "leaves such files",
             ])
         XCTAssertTrue(run.out.contains("imported \(empty) (tasks): 0 records, 0 accepted, 0 rejected"), run.out)
         XCTAssertEqual(

@@ -27,7 +27,8 @@ final class HostileVolumeTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                "\(array): malformed JSON: string longer than 16777216 bytes at byte \(head.utf8.count - 1); nothing of this file was stored"
+                "\(array): malformed JSON: string longer than 16777216 bytes at byte \(head.utf8.count - 1); nothing "
+                    + "of this file was stored"
             ])
         XCTAssertLessThan(run.peakMegabytes, Self.memoryCeilingMegabytes)
         XCTAssertEqual(try snapshot(), before)
@@ -43,7 +44,8 @@ final class HostileVolumeTests: CLITestCase {
         XCTAssertEqual(
             jsonLines.errLines,
             [
-                "\(lines) record 2 (line 2): field (record): invalid JSON: string longer than 16777216 bytes at byte \(lineHead.utf8.count - 1)"
+                "\(lines) record 2 (line 2): field (record): invalid JSON: string longer than 16777216 bytes at byte "
+                    + "\(lineHead.utf8.count - 1)"
             ])
         XCTAssertLessThan(jsonLines.peakMegabytes, Self.memoryCeilingMegabytes)
         XCTAssertEqual(try database().rows("SELECT id FROM tasks ORDER BY id"), [["t0"], ["t2"]])

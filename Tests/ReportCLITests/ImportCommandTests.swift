@@ -28,7 +28,8 @@ final class ImportCommandTests: CLITestCase {
         )
         try write(
             "in/logins.jsonl",
-            "{\"userId\": \"u1\", \"at\": \"2026-11-28T08:00:00+01:00\"}\r\n\r\n{\"userId\": \"u2\", \"at\": \"2026-11-28T09:00:00Z\"}\n"
+            "{\"userId\": \"u1\", \"at\": \"2026-11-28T08:00:00+01:00\"}\r\n\r\n{\"userId\": \"u2\", \"at\": "
+                + "\"2026-11-28T09:00:00Z\"}\n"
         )
         try write("in/notes.txt", "not an export: ignored inside a folder")
         let run = report(["import", "--db", databasePath, path("in")])
@@ -164,7 +165,8 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                "\(truncated): malformed JSON: unterminated string at byte \(quoteOffset); nothing of this file was stored"
+                "\(truncated): malformed JSON: unterminated string at byte \(quoteOffset); nothing of this file "
+                    + "was stored"
             ])
         var after = try snapshot()
         XCTAssertEqual(after["tasks"], [])
@@ -184,7 +186,8 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                "\(truncated): malformed JSON: unexpected end of file at byte \(cut.utf8.count); nothing of this file was stored"
+                "\(truncated): malformed JSON: unexpected end of file at byte \(cut.utf8.count); nothing of this "
+                    + "file was stored"
             ])
         XCTAssertEqual(try count("tasks"), 0)
         XCTAssertEqual(try count("import_log"), 0)
@@ -332,7 +335,8 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                "\(file): cannot tell the kind of file from its name; names start with one of: \(KindRegistry(registeredModules.map(\.imports)).knownNames); or use --kind NAME"
+                "\(file): cannot tell the kind of file from its name; names start with one of: "
+                    + "\(KindRegistry(registeredModules.map(\.imports)).knownNames); or use --kind NAME"
             ])
         XCTAssertEqual(report(["import", "--db", databasePath, "--kind", "tasks", file]).code, .success)
         let missing = report(["import", "--db", databasePath, path("nope")])
@@ -343,7 +347,8 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(
             badKind.errLines,
             [
-                "report import: --kind: unknown kind \"task\"; known kinds: \(KindRegistry(registeredModules.map(\.imports)).knownNames)"
+                "report import: --kind: unknown kind \"task\"; known kinds: "
+                    + "\(KindRegistry(registeredModules.map(\.imports)).knownNames)"
             ])
     }
 
@@ -385,7 +390,8 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(
             missing.errLines,
             [
-                "report status: \(path("none.sqlite")): no such database; run `report import PATH...` first, or give --db PATH"
+                "report status: \(path("none.sqlite")): no such database; run `report import PATH...` first, or give "
+                    + "--db PATH"
             ])
     }
 

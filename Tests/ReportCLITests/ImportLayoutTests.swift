@@ -115,8 +115,11 @@ final class ImportLayoutTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                "\(garbage): malformed JSON: unexpected character 't' after the end of the object at byte \(end); nothing of this file was stored",
-                "\(second): malformed JSON: another JSON value after the end of the object at byte \(secondEnd): a .json file holds one JSON document (name a JSON Lines file .jsonl); nothing of this file was stored",
+                "\(garbage): malformed JSON: unexpected character 't' after the end of the object at byte \(end); "
+                    + "nothing of this file was stored",
+                "\(second): malformed JSON: another JSON value after the end of the object at byte \(secondEnd): a "
+                    + ".json file holds one JSON document (name a JSON Lines file .jsonl); nothing of this file "
+                    + "was stored",
             ])
         XCTAssertEqual(try snapshot(), before)
     }
@@ -170,7 +173,8 @@ final class ImportLayoutTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                "\(number): a JSON value, not records: the file holds the number 42; records come in an array, a wrapper object or JSON Lines; nothing of this file was stored",
+                "\(number): a JSON value, not records: the file holds the number 42; records come in an array, a "
+                    + "wrapper object or JSON Lines; nothing of this file was stored",
                 #"\#(text): a JSON value, not records: the file holds a string "u1"; records come in an array, a wrapper object or JSON Lines; nothing of this file was stored"#,
             ])
         XCTAssertEqual(try snapshot(), before)
@@ -289,7 +293,8 @@ final class ImportLayoutTests: CLITestCase {
         XCTAssertEqual(
             warned.errLines,
             [
-                "\(blank): warning: the file holds only whitespace: no records; a crashed or interrupted export leaves such files"
+                "\(blank): warning: the file holds only whitespace: no records; a crashed or interrupted export "
+                    + "leaves such files"
             ])
 
         try write("inbox/moods.json", "")
@@ -316,7 +321,8 @@ final class ImportLayoutTests: CLITestCase {
             let old = try Database(path: databasePath)
             try Schema.migrate(old, [Schema.core[0]])
             try old.run(
-                "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at) VALUES ('old.json', 'tasks', 2, 'x', 0, 0, 0, 'a', 'b')"
+                "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, "
+                    + "finished_at) VALUES ('old.json', 'tasks', 2, 'x', 0, 0, 0, 'a', 'b')"
             )
         }
         let file = try write("tasks.json", #"{"tasks": [\#(Self.task("t1"))]}"#)

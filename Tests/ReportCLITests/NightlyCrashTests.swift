@@ -88,7 +88,8 @@ final class NightlyCrashTests: XCTestCase {
         var state = State()
         let database = try Database(path: folder.appendingPathComponent("report.sqlite").path, mode: .readOnly)
         let names = try database.rows(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'import_log' ORDER BY name"
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != "
+                + "'import_log' ORDER BY name"
         )
         for name in names.compactMap({ $0[0].string }) {
             let columns =

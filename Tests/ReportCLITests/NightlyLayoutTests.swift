@@ -11,7 +11,8 @@ extension NightlyCommandTests {
         let run = try nightly(["--quiet"])
         XCTAssertEqual(run.code, .failure, run.err)
         let reason =
-            "\(path("inbox"))/tasks.json: the file is empty (0 bytes), as a crashed or interrupted export leaves it; export it again; nothing of this file was stored"
+            "\(path("inbox"))/tasks.json: the file is empty (0 bytes), as a crashed or interrupted export leaves it; "
+            + "export it again; nothing of this file was stored"
         XCTAssertEqual(files("inbox"), ["failed/tasks.json", "failed/tasks.json.error.txt"])
         XCTAssertEqual(
             try String(contentsOfFile: path("inbox/failed/tasks.json.error.txt"), encoding: .utf8), reason + "\n")

@@ -39,7 +39,8 @@ final class ReportCommandsTests: CLITestCase {
         XCTAssertEqual(
             unknown.errLines,
             [
-                "report fleet: --table: no CSV table \"cars\" in this report; tables: vehicles, daily, loans, damage, drivers, quality, summary"
+                "report fleet: --table: no CSV table \"cars\" in this report; tables: vehicles, daily, loans, "
+                    + "damage, drivers, quality, summary"
             ])
     }
 
@@ -52,7 +53,8 @@ final class ReportCommandsTests: CLITestCase {
             XCTAssertEqual(
                 run.errLines,
                 [
-                    "report fleet: --table prints one CSV table to standard output and writes no file; drop --xlsx and --md, or drop --table"
+                    "report fleet: --table prints one CSV table to standard output and writes no file; drop --xlsx "
+                        + "and --md, or drop --table"
                 ])
             XCTAssertEqual(run.out, "")
         }
@@ -152,7 +154,8 @@ final class ReportCommandsTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                "report habits: \(path("none.sqlite")): no such database; run `report import PATH...` first, or give --db PATH"
+                "report habits: \(path("none.sqlite")): no such database; run `report import PATH...` first, or give "
+                    + "--db PATH"
             ])
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("none.sqlite")))
     }
@@ -172,7 +175,8 @@ final class ReportCommandsTests: CLITestCase {
             ),
             (
                 ["habits", "--date", "2026-11-28", "--user", "nobody"], .failure,
-                "report habits: unknown user \"nobody\": no users record and no habits records; check the id given to --user"
+                "report habits: unknown user \"nobody\": no users record and no habits records; check the id given "
+                    + "to --user"
             ),
             (
                 ["fleet", "--event", "nobody"], .failure,

@@ -21,7 +21,8 @@ final class ReportPreconditionsTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                "report bookings: \(databasePath) holds no bookings data; import its exports first (services, slots, customers, bookings)"
+                "report bookings: \(databasePath) holds no bookings data; import its exports first (services, slots, "
+                    + "customers, bookings)"
             ])
         XCTAssertEqual(run.out, "")
         XCTAssertEqual(try count("tasks"), 3, "the data is untouched")

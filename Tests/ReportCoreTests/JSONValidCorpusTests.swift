@@ -149,7 +149,8 @@ final class JSONValidCorpusTests: XCTestCase {
 
     func testRawUnicode() {
         let text =
-            "[\"Préparer la réunion d'équipe\", \"日本語\", \"😀\", \"\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}\"]"
+            "[\"Préparer la réunion d'équipe\", \"日本語\", \"😀\", "
+            + "\"\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}\"]"
         let outcome = readJSON(text)
         XCTAssertEqual(
             outcome.values,

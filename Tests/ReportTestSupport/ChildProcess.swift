@@ -42,7 +42,8 @@ public final class ChildProcess {
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw Missing(
                 description:
-                    "the report binary is missing (looked at \(candidates.joined(separator: ", "))); run `swift build` first"
+                    "the report binary is missing (looked at \(candidates.joined(separator: ", "))); run `swift "
+                    + "build` first"
             )
         }
         return found

@@ -200,7 +200,8 @@ public enum TestStore {
         case .sqlite: return "SELECT name FROM pragma_table_info(?) ORDER BY cid"
         case .postgresql:
             return
-                "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position"
+                "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() AND "
+                + "table_name = ? ORDER BY ordinal_position"
         }
     }
 

@@ -36,7 +36,8 @@ public enum FleetAnalysisError: Error, CustomStringConvertible, Sendable, Equata
             return "--grace-minutes must be 0 or more (got \(minutes))"
         case .unknownTimeZone(let event, let timeZone):
             return
-                "event \"\(event)\" has the time zone \"\(timeZone)\", which this system's tz database does not know; install tzdata or re-import the event"
+                "event \"\(event)\" has the time zone \"\(timeZone)\", which this system's tz database does not "
+                + "know; install tzdata or re-import the event"
         case .invalidStoredDates(let event):
             return "event \"\(event)\" has invalid dates in the database; re-import the events file"
         }

@@ -56,7 +56,8 @@ enum FleetStoreQuality {
                 QualityIssue(
                     issue: .loanRecordOfUnknownAssignment, record: id,
                     detail:
-                        "\(statement.string(2)) of assignment \"\(statement.string(1))\", which no assignments file holds",
+                        "\(statement.string(2)) of assignment \"\(statement.string(1))\", which no assignments "
+                        + "file holds",
                     sortId: id, sequence: firstSequence + issues.count))
         }
         return issues

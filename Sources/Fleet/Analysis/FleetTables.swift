@@ -127,7 +127,8 @@ enum FleetTables {
         return Table(
             name: "damage", columns: damageColumns, rows: rows,
             caption:
-                "New damage charged to the driver, and damage found at check-out that no one is charged for (attributed false)."
+                "New damage charged to the driver, and damage found at check-out that no one is charged for "
+                + "(attributed false)."
         )
     }
 

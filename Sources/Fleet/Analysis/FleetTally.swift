@@ -251,7 +251,8 @@ final class FleetTally {
             results.counts.overlappingPairs += 1
             addIssue(
                 .overlappingLoans, earlier.assignmentId + ", " + later.assignmentId,
-                "\(vehicle.plate): \(earlier.assignmentId) \(span(earlier)) overlaps \(later.assignmentId) \(span(later))",
+                "\(vehicle.plate): \(earlier.assignmentId) \(span(earlier)) overlaps \(later.assignmentId) "
+                    + "\(span(later))",
                 sortId: earlier.assignmentId)
         }
 

@@ -72,28 +72,14 @@ enum ImportRun {
 
     static func run(_ context: CommandContext, checkOnly: Bool) throws -> ExitCode {
         let console = context.console
-        if !checkOnly { _ = try context.busyTimeoutMilliseconds() }
-        var options = Importer.Options()
-        options.strict = context.arguments.flag("strict")
-        options.force = context.arguments.flag("force")
-        options.checkOnly = checkOnly
-        let kinds = KindRegistry(context.modules.map(\.imports))
-        if let name = context.arguments.value("kind") {
-            guard let kind = kinds.kind(named: name) else {
-                throw UsageError("--kind: unknown kind \"\(name)\"; known kinds: \(kinds.knownNames)")
-            }
-            options.kind = kind
-        }
-        let entries: [ImportFiles.Entry]
-        do { entries = try ImportFiles.expand(context.arguments.positionals) } catch {
-            throw CommandFailure("\(error)")
-        }
-        try requireExportFiles(in: context.arguments.positionals, found: entries)
+        let settings = try ImportSettings(context, checkOnly: checkOnly)
+        let entries = settings.entries
         let database =
             checkOnly
             ? try Database(path: ":memory:")
             : try DatabaseAccess.forWriting(context)
-        let importer = try Importer(database: database, modules: context.modules.map(\.imports), options: options)
+        let importer = try Importer(
+            database: database, modules: context.modules.map(\.imports), options: settings.options)
         showProgress(of: importer, on: console)
         let started = Date()
         var totals = (files: 0, imported: 0, skipped: 0, failed: 0, records: 0, accepted: 0, rejected: 0)
@@ -112,7 +98,9 @@ enum ImportRun {
                 totals.imported += 1
                 if !console.quiet {
                     console.output(
-                        "\(checkOnly ? "checked " : "imported") \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.accepted) accepted, \(outcome.rejected) rejected\(recordsMemberNote(outcome))"
+                        ("\(checkOnly ? "checked " : "imported") \(outcome.file) (\(kind)): \(outcome.records) "
+                            + "records, \(outcome.accepted) accepted, \(outcome.rejected) "
+                            + "rejected\(recordsMemberNote(outcome))")
                             .oneLine())
                 }
             case .skipped(let reason):
@@ -128,7 +116,9 @@ enum ImportRun {
         let done = checkOnly ? "checked" : "imported"
         if !console.quiet || totals.failed > 0 || totals.rejected > 0 {
             console.output(
-                "\(verb): \(totals.files) files (\(totals.imported) \(done), \(totals.skipped) skipped, \(totals.failed) failed), \(totals.records) records, \(totals.accepted) accepted, \(totals.rejected) rejected in \(Formatting.seconds(seconds))"
+                "\(verb): \(totals.files) files (\(totals.imported) \(done), \(totals.skipped) skipped, "
+                    + "\(totals.failed) failed), \(totals.records) records, \(totals.accepted) accepted, "
+                    + "\(totals.rejected) rejected in \(Formatting.seconds(seconds))"
             )
         }
         if totals.failed > 0 { return .failure }
@@ -141,7 +131,8 @@ enum ImportRun {
             var line = "importing \(progress.file)  \(progress.records) records"
             if let bytes = progress.bytes, bytes.total > 0 {
                 line +=
-                    "  \(Int(Double(bytes.read) / Double(bytes.total) * 100)) % of \(Formatting.megabytes(Int(bytes.total)))"
+                    "  \(Int(Double(bytes.read) / Double(bytes.total) * 100)) % of "
+                    + "\(Formatting.megabytes(Int(bytes.total)))"
             }
             console.progress(line)
         }
@@ -152,7 +143,8 @@ enum ImportRun {
         var lines = outcome.rejectMessages
         if outcome.rejected > outcome.rejectMessages.count, !outcome.failed {
             lines.append(
-                "\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records (all are in the import_rejects table)"
+                "\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records (all are "
+                    + "in the import_rejects table)"
             )
         }
         return lines.map { $0.oneLine() }

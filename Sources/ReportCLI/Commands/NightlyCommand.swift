@@ -39,7 +39,8 @@ public enum NightlyCommand: Command {
             .value(
                 "only", "DOMAINS",
                 help:
-                    "Write only these domains' reports, comma-separated names of report commands, e.g. fleet,habits (default: all)."
+                    "Write only these domains' reports, comma-separated names of report commands, e.g. fleet,habits "
+                    + "(default: all)."
             ),
             CommonOptions.asOf, CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet,
         ])
@@ -113,7 +114,8 @@ struct NightlySettings {
         let inboxPath = NightlySettings.absolute(inbox), archivePath = NightlySettings.absolute(archive)
         if archivePath == inboxPath || archivePath.hasPrefix(inboxPath.hasSuffix("/") ? inboxPath : inboxPath + "/") {
             throw UsageError(
-                "the archive \(archive) is inside the inbox \(inbox): its files would be imported again; give --archive DIR outside it"
+                "the archive \(archive) is inside the inbox \(inbox): its files would be imported again; give "
+                    + "--archive DIR outside it"
             )
         }
     }

@@ -17,20 +17,32 @@ public enum StatusCommand: Command {
             .flag("csv", help: "Print the kinds table as CSV (kind, records, from, to), for scripts."),
         ])
 
-    public static func run(_ context: CommandContext) throws -> ExitCode {
-        if context.arguments.flag("json") && context.arguments.flag("csv") {
-            throw UsageError("--json and --csv are two formats of one output: give one")
+    /// How `status` prints, read from the arguments once.
+    enum Format {
+        case text, json, csv
+
+        init(_ arguments: ParsedArguments) throws(UsageError) {
+            switch (arguments.flag("json"), arguments.flag("csv")) {
+            case (true, true): throw UsageError("--json and --csv are two formats of one output: give one")
+            case (true, false): self = .json
+            case (false, true): self = .csv
+            case (false, false): self = .text
+            }
         }
+    }
+
+    public static func run(_ context: CommandContext) throws -> ExitCode {
+        let format = try Format(context.arguments)
         let database = try DatabaseAccess.forReading(context, mode: .readOnly)
         let path = database.path  // a PostgreSQL URL with its password masked
         let summary = try StatusCommand.summary(of: database, path: path, modules: context.modules)
         let console = context.console
-        if context.arguments.flag("json") {
+        if format == .json {
             let text = try summary.json()
             try console.withOutputSink { try $0.write(text) }
             return .success
         }
-        if context.arguments.flag("csv") {
+        if format == .csv {
             try console.withOutputSink { try CSVWriter().writeTable(summary.kindsTable, to: $0) }
             return .success
         }

@@ -32,7 +32,9 @@ struct NightlyRun {
     mutating func run() -> ExitCode {
         let started = Date()
         log.info(
-            "started: inbox \(settings.inbox), archive \(settings.archive), reports \(settings.output ?? ReportOutput.defaultDirectory), as-of \(settings.asOf), database \(StoreLocation.display(settings.databasePath))"
+            "started: inbox \(settings.inbox), archive \(settings.archive), reports "
+                + "\(settings.output ?? ReportOutput.defaultDirectory), as-of \(settings.asOf), database "
+                + "\(StoreLocation.display(settings.databasePath))"
         )
         if let outputFolder = prepareFolders() {
             removeStaleTemporaryFiles(outputFolder: outputFolder)
@@ -67,7 +69,8 @@ struct NightlyRun {
                 try FileManager.default.createDirectory(atPath: settings.archive, withIntermediateDirectories: true)
             } catch {
                 return stop(
-                    "\(settings.archive): cannot create the archive folder (\(error.localizedDescription)); nothing done"
+                    "\(settings.archive): cannot create the archive folder (\(error.localizedDescription)); "
+                        + "nothing done"
                 )
             }
         } else if !isFolder.boolValue {
@@ -126,7 +129,8 @@ struct NightlyRun {
                 modules: context.modules.map(\.imports), options: options)
         } catch {
             log.warning(
-                "\(StoreLocation.display(settings.databasePath)): \(CommandLineTool.describe(error, database: settings.databasePath)); no file imported"
+                "\(StoreLocation.display(settings.databasePath)): "
+                    + "\(CommandLineTool.describe(error, database: settings.databasePath)); no file imported"
             )
             tally.otherFailures += 1
             return
@@ -154,7 +158,8 @@ struct NightlyRun {
             for line in ImportRun.rejectionLines(outcome) { log.warning("rejected: " + line) }
             for line in ImportRun.warningLines(outcome) { log.warning(line) }
             let text =
-                "imported \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.rejected) rejected\(ImportRun.recordsMemberNote(outcome))"
+                "imported \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.rejected) "
+                + "rejected\(ImportRun.recordsMemberNote(outcome))"
             guard let archived = archive(entry, folder: folder, name: name) else { return }
             if outcome.rejected > 0 || !outcome.warnings.isEmpty {
                 log.warning(text + "; archived to " + archived)
@@ -165,7 +170,8 @@ struct NightlyRun {
             tally.alreadyImported += 1
             guard let archived = archive(entry, folder: folder, name: name) else { return }
             log.info(
-                "already imported \(outcome.file) (\(kind)): same content (SHA-256) as an earlier import; archived to \(archived)"
+                "already imported \(outcome.file) (\(kind)): same content (SHA-256) as an earlier import; archived "
+                    + "to \(archived)"
             )
         case .failed(let reason):
             tally.failedFiles += 1
@@ -239,12 +245,14 @@ struct NightlyRun {
                 if let failure = result.failure { throw failure }
                 tally.reportsWritten += 1
                 log.info(
-                    "wrote \(request.label) report \(report.baseName) (xlsx, csv, md, \(result.written.count) files) to \(ReportOutput.displayPath(outputFolder))"
+                    "wrote \(request.label) report \(report.baseName) (xlsx, csv, md, \(result.written.count) files) "
+                        + "to \(ReportOutput.displayPath(outputFolder))"
                 )
             } catch {
                 tally.failedReports += 1
                 log.warning(
-                    "\(request.label) report failed: \(CommandLineTool.describe(error, database: settings.databasePath))"
+                    "\(request.label) report failed: "
+                        + "\(CommandLineTool.describe(error, database: settings.databasePath))"
                 )
             }
         }

@@ -66,7 +66,8 @@ enum StaleTemporaryFiles {
                 removed.append(path)
             } catch {
                 errors.append(
-                    "\(path): cannot remove this stale temporary \(isFolder ? "folder" : "file") (\(error.localizedDescription))"
+                    "\(path): cannot remove this stale temporary \(isFolder ? "folder" : "file") "
+                        + "(\(error.localizedDescription))"
                 )
             }
         }
