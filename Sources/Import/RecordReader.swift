@@ -33,11 +33,17 @@ public struct RecordReader: Sendable {
     public static func looseId(_ value: JSONValue) -> String? {
         guard case .object(let object) = value else { return nil }
         switch object["id"] {
-        case .string(let text) where !text.isEmpty: return text.count > 60 ? String(text.prefix(59)) + "…" : text
+        case .string(let text) where !text.isEmpty: return shortened(text)
         case .integer(let number): return String(number)
-        case .number(_, let literal) where isIntegerLiteral(literal): return literal
+        // An integer id of any length (JSON integers have no size limit) is cut like a text id.
+        case .number(_, let literal) where isIntegerLiteral(literal): return shortened(literal)
         default: return nil
         }
+    }
+
+    /// An id as messages and `import_rejects` show it: at most 60 characters.
+    private static func shortened(_ id: String) -> String {
+        id.count > 60 ? String(id.prefix(59)) + "…" : id
     }
 
     /// An integer written in JSON that does not fit in 64 bits (`12345678901234567890`): JSON

@@ -60,7 +60,7 @@ final class PostgresConnection: StoreConnection {
         handle = connection
         report_pq_silence_notices(handle)
         do {
-            var settings =
+            let settings =
                 "SET client_encoding = 'UTF8'; SET extra_float_digits = 1; SET lock_timeout = "
                 + "\(max(1, busyTimeoutMilliseconds))"
             // A read-only open is not enforced by the session: `default_transaction_read_only`
