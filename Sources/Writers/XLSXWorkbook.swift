@@ -84,13 +84,20 @@ final class XLSXWorkbook {
         return format
     }
 
+    /// The format stored under `key`, made and set up by `configure` the first time: one format
+    /// per distinct look and workbook. Keys of the fixed looks start with NUL, which no number
+    /// format code does.
+    private func sharedFormat(_ key: String, _ configure: (Format) -> Void) throws -> Format {
+        if let format = formats[key] { return format }
+        let format = try addFormat()
+        configure(format)
+        formats[key] = format
+        return format
+    }
+
     /// The shared format with this Excel number format code (`0.0%`), made once per workbook.
     func numberFormat(_ code: String) throws -> Format {
-        if let format = formats[code] { return format }
-        let format = try addFormat()
-        code.withCString { format_set_num_format(format, $0) }
-        formats[code] = format
-        return format
+        try sharedFormat(code) { format in code.withCString { format_set_num_format(format, $0) } }
     }
 
     /// The bold header format of a column, aligned as its cells are: numbers, dates and
@@ -103,36 +110,27 @@ final class XLSXWorkbook {
         case .boolean: alignment = LXW_ALIGN_CENTER
         case .integer, .decimal, .percent, .duration, .euros, .date, .timestamp: alignment = LXW_ALIGN_RIGHT
         }
-        let key = "\u{0}header\(alignment.rawValue)"
-        if let format = formats[key] { return format }
-        let format = try addFormat()
-        format_set_bold(format)
-        format_set_align(format, UInt8(alignment.rawValue))
-        formats[key] = format
-        return format
+        return try sharedFormat("\u{0}header\(alignment.rawValue)") { format in
+            format_set_bold(format)
+            format_set_align(format, UInt8(alignment.rawValue))
+        }
     }
 
     /// Text that wraps inside its column, top-aligned: a long detail in a column capped at 60
     /// characters would otherwise run across the empty cells to its right and off the page.
     func wrappingTextFormat() throws -> Format {
-        let key = "\u{0}wrap"
-        if let format = formats[key] { return format }
-        let format = try addFormat()
-        format_set_text_wrap(format)
-        format_set_align(format, UInt8(LXW_ALIGN_VERTICAL_TOP.rawValue))
-        formats[key] = format
-        return format
+        try sharedFormat("\u{0}wrap") { format in
+            format_set_text_wrap(format)
+            format_set_align(format, UInt8(LXW_ALIGN_VERTICAL_TOP.rawValue))
+        }
     }
 
     /// A bold format with a bigger font, for the Summary title.
     func titleFormat() throws -> Format {
-        let key = "\u{0}title"
-        if let format = formats[key] { return format }
-        let format = try addFormat()
-        format_set_bold(format)
-        format_set_font_size(format, 14)
-        formats[key] = format
-        return format
+        try sharedFormat("\u{0}title") { format in
+            format_set_bold(format)
+            format_set_font_size(format, 14)
+        }
     }
 
     /// A new chart of the given `LXW_CHART_*` type.
