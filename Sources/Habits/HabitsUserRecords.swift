@@ -118,7 +118,8 @@ final class HabitsRecordReader {
                 WITH RECURSIVE seen(id) AS (
                     SELECT min(user_id) FROM \(table)
                     UNION ALL
-                    SELECT (SELECT min(user_id) FROM \(table) WHERE user_id > seen.id) FROM seen WHERE seen.id IS NOT NULL)
+                    SELECT (SELECT min(user_id) FROM \(table) WHERE user_id > seen.id) FROM seen
+                    WHERE seen.id IS NOT NULL)
                 SELECT id FROM seen WHERE id IS NOT NULL
                 """)
             while try statement.step() { ids.insert(statement.string(0)) }
@@ -131,7 +132,8 @@ final class HabitsRecordReader {
         let statement = try database.prepare(
             """
             SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1) OR EXISTS (SELECT 1 FROM tasks WHERE user_id = ?1)
-                OR EXISTS (SELECT 1 FROM flows WHERE user_id = ?1) OR EXISTS (SELECT 1 FROM focus_sessions WHERE user_id = ?1)
+                OR EXISTS (SELECT 1 FROM flows WHERE user_id = ?1)
+                OR EXISTS (SELECT 1 FROM focus_sessions WHERE user_id = ?1)
                 OR EXISTS (SELECT 1 FROM logins WHERE user_id = ?1) OR EXISTS (SELECT 1 FROM moods WHERE user_id = ?1)
             """)
         try statement.bind([.text(userId)])

@@ -91,7 +91,8 @@ enum FleetQueries {
             FROM assignments a
             WHERE a.event_id = ?1
         )
-        SELECT row_number() OVER (ORDER BY t.plate, co.recorded_at_us IS NULL, co.recorded_at_us, t.planned_time_out_us, t.id),
+        SELECT row_number() OVER (
+                   ORDER BY t.plate, co.recorded_at_us IS NULL, co.recorded_at_us, t.planned_time_out_us, t.id),
                t.id, t.plate, t.brand_name, t.model_name, t.group_id, t.driver_id,
                t.planned_time_out_us, t.planned_time_in_us, t.cancelled, t.import_seq,
                t.out_id, \(recordColumns.map { "co." + $0 }.joined(separator: ", ")),

@@ -30,7 +30,8 @@ enum BookingsVocabulary {
         ServiceEntry(
             id: 9, name: "Chignon", category: "Coiffage", priceCents: 5500, oldPriceCents: nil, durationMinutes: 60),
         ServiceEntry(
-            id: 10, name: "Coupe enfant", category: "Coupe", priceCents: 1800, oldPriceCents: 2000, durationMinutes: 25),
+            id: 10, name: "Coupe enfant", category: "Coupe", priceCents: 1800, oldPriceCents: 2000,
+            durationMinutes: 25),
     ]
 
     /// More services for the benchmark catalogue.
