@@ -108,11 +108,13 @@ final class AssignmentImportTests: FleetTestCase {
             "field license_plate_number: must be a string 123")
         try assertRejected(
             .assignments, Sample.assignment.with("planned_time_out", "2016-10-01 09:30:00+02:00"),
-            #"field planned_time_out: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) "2016-10-01 09:30:00+02:00""#
+            (#"field planned_time_out: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) "#
+                + #""2016-10-01 09:30:00+02:00""#)
         )
         try assertRejected(
             .assignments, Sample.assignment.with("planned_time_in", "2016-10-01T12:00:00+0200"),
-            #"field planned_time_in: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) "2016-10-01T12:00:00+0200""#
+            (#"field planned_time_in: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) "#
+                + #""2016-10-01T12:00:00+0200""#)
         )
         try assertRejected(
             .assignments, Sample.assignment.with("cancelled", "yes"), #"field cancelled: must be true or false "yes""#)

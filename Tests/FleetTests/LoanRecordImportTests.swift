@@ -122,7 +122,8 @@ final class LoanRecordImportTests: FleetTestCase {
         try assertRejected(.loanRecords, record.without("id"), "field id: missing (required)")
         try assertRejected(
             .loanRecords, record.with("recorded_at", "2016-10-01T09:35:00"),
-            #"field recorded_at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) "2016-10-01T09:35:00""#
+            (#"field recorded_at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) "#
+                + #""2016-10-01T09:35:00""#)
         )
         try assertRejected(.loanRecords, record.with("mileage_km", -1), "field mileage_km: must be a number ≥ 0 -1")
         try assertRejected(

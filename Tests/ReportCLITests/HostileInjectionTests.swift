@@ -27,7 +27,8 @@ final class HostileInjectionTests: CLITestCase {
 
     func testHostileIdsAreStoredVerbatimAndRunNoSQL() throws {
         let tasks = Self.hostileIds.map { id in
-            #"{"id": \#(Self.json(id)), "userId": \#(Self.json(id)), "date": "2026-11-28", "libelle": \#(Self.json(id)), "state": "terminee"}"#
+            (#"{"id": \#(Self.json(id)), "userId": \#(Self.json(id)), "date": "2026-11-28", "#
+                + #""libelle": \#(Self.json(id)), "state": "terminee"}"#)
         }
         let file = try write("tasks.json", "[" + tasks.joined(separator: ",\n") + "]")
         let run = report(["import", "--db", databasePath, file])
@@ -231,17 +232,21 @@ final class HostileInjectionTests: CLITestCase {
     /// A fleet export whose names and ids are hostile; the event is `eventId`.
     private func importHostileFleet(eventId: String, file: String = "events.json") throws {
         func record(_ id: String, _ at: String, impacts: String) -> String {
-            #"{"id": "\#(id)", "recorded_at": "\#(at)", "mileage_km": 100, "oil_level": 3, "interior_cleanliness": 3, "exterior_cleanliness": 3, "signature": [[[1, 1], [2, 2]]], "impacts": \#(impacts)}"#
+            (#"{"id": "\#(id)", "recorded_at": "\#(at)", "mileage_km": 100, "oil_level": 3, "#
+                + #""interior_cleanliness": 3, "exterior_cleanliness": 3, "signature": [[[1, 1], [2, 2]]], "#
+                + #""impacts": \#(impacts)}"#)
         }
         let event = Self.json(eventId)
         let suffix = file == "events.json" ? "" : "-" + String(file.dropFirst("events-".count).dropLast(".json".count))
         try write(
             "in/\(file)",
-            #"[{"id": \#(event), "name": "Evil <b>&\"'</b> | x\ny", "starts_on": "2016-10-01", "ends_on": "2016-10-02", "opens_at": "10:00", "closes_at": "20:00"}]"#
+            (#"[{"id": \#(event), "name": "Evil <b>&\"'</b> | x\ny", "starts_on": "2016-10-01", "ends_on": "#
+                + #""2016-10-02", "opens_at": "10:00", "closes_at": "20:00"}]"#)
         )
         try write(
             "in/groups\(suffix).json",
-            #"[{"id": "g1\#(suffix)", "event_id": \#(event), "name": "=HYPERLINK(\"http://x\")|<script>&'\""}, {"id": "g2\#(suffix)", "event_id": \#(event), "name": "+1\r\n-2"}]"#
+            (#"[{"id": "g1\#(suffix)", "event_id": \#(event), "name": "=HYPERLINK(\"http://x\")|<script>&'\""},"#
+                + #" {"id": "g2\#(suffix)", "event_id": \#(event), "name": "+1\r\n-2"}]"#)
         )
         try write("in/drivers.json", #"[{"id": "d1", "name": "@SUM(A1)|pipe\nnewline <tag>", "company": "-2+3"}]"#)
         try write(

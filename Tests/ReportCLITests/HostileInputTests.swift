@@ -65,7 +65,8 @@ final class HostileInputTests: CLITestCase {
     /// rejected with the field, the value as written and the rule.
     func testNumbersAtAndBeyondTheEdges() throws {
         func flow(_ id: String, _ extra: String) -> String {
-            #"{"id": \#(id), "userId": "u1", "date": "2026-11-28", "libelleAction": "Lire", "etat": "termine"\#(extra)}"#
+            (#"{"id": \#(id), "userId": "u1", "date": "2026-11-28", "libelleAction": "Lire", "etat": "#
+                + #""termine"\#(extra)}"#)
         }
         let file = try write(
             "flows.jsonl",
@@ -208,10 +209,13 @@ final class HostileInputTests: CLITestCase {
                 + #"{"id": "t1", "id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "a", "state": "terminee"}"#
                 + ", " + Self.task("t3") + "]")
         let record =
-            #"{"id": "r1", "recorded_at": "2016-10-01T10:05:00+02:00", "oil_level": 4, "oil_level": 0, "interior_cleanliness": 4, "exterior_cleanliness": 4}"#
+            (#"{"id": "r1", "recorded_at": "2016-10-01T10:05:00+02:00", "oil_level": 4, "oil_level": 0, "#
+                + #""interior_cleanliness": 4, "exterior_cleanliness": 4}"#)
         let assignments = try write(
             "assignments.json",
-            #"[{"id": "a1", "event_id": "e", "brand_name": "BMW", "license_plate_number": "AB-1", "planned_time_out": "2016-10-01T10:00:00+02:00", "planned_time_in": "2016-10-01T12:00:00+02:00", "check_out_record": \#(record)}]"#
+            (#"[{"id": "a1", "event_id": "e", "brand_name": "BMW", "license_plate_number": "AB-1", "#
+                + #""planned_time_out": "2016-10-01T10:00:00+02:00", "planned_time_in": "2016-10-01T12:00:00+02:00","#
+                + #" "check_out_record": \#(record)}]"#)
         )
         let run = report(["import", "--db", databasePath, tasks, assignments])
         XCTAssertEqual(run.code, .rejected)

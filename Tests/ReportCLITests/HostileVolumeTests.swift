@@ -114,7 +114,8 @@ final class HostileVolumeTests: CLITestCase {
         let middle = Array(#"", "userId": "u"#.utf8)
         let after =
             Array(
-                #"", "date": "2026-11-28", "libelle": "Courir dans le parc", "state": "terminee", "completedAt": "2026-11-28T07:30:00+01:00"}"#
+                (#"", "date": "2026-11-28", "libelle": "Courir dans le parc", "state": "terminee", "#
+                    + #""completedAt": "2026-11-28T07:30:00+01:00"}"#)
                     .utf8) + [0x0A]
         var buffer: [UInt8] = []
         buffer.reserveCapacity((1 << 20) + 256)

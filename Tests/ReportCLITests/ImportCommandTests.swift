@@ -24,7 +24,8 @@ final class ImportCommandTests: CLITestCase {
         try write("in/tasks.json", Self.tasks)
         try write(
             "in/users.json",
-            #"{"exported_at": "2026-11-29T01:00:00Z", "users": [{"id": "u1", "timezone": "America/New_York"}, {"id": "u2"}], "count": 2}"#
+            (#"{"exported_at": "2026-11-29T01:00:00Z", "users": [{"id": "u1", "timezone": "America/New_York"}, "#
+                + #"{"id": "u2"}], "count": 2}"#)
         )
         try write(
             "in/logins.jsonl",
@@ -40,7 +41,8 @@ final class ImportCommandTests: CLITestCase {
             [
                 "imported \(path("in"))/logins.jsonl (logins): 2 records, 2 accepted, 0 rejected",
                 "imported \(path("in"))/tasks.json (tasks): 3 records, 3 accepted, 0 rejected",
-                #"imported \#(path("in"))/users.json (users): 2 records, 2 accepted, 0 rejected (records from member "users")"#,
+                (#"imported \#(path("in"))/users.json (users): 2 records, 2 accepted, 0 rejected (records from "#
+                    + #"member "users")"#),
             ])
         XCTAssertTrue(
             run.outLines.last?.hasPrefix(

@@ -98,8 +98,12 @@ final class ImportLayoutTests: CLITestCase {
         XCTAssertEqual(
             run.errLines,
             [
-                #"\#(nested): not a wrapper: member "meta" is an object, and no member is an array of records at byte \#(offset); a wrapper holds one array of records beside scalar or object members; nothing of this file was stored"#,
-                #"\#(twoArrays): not a wrapper: members "tasks" and "deleted" are both arrays at byte \#(second); a wrapper holds one array of records beside scalar or object members; nothing of this file was stored"#,
+                (#"\#(nested): not a wrapper: member "meta" is an object, and no member is an array of records "#
+                    + #"at byte \#(offset); a wrapper holds one array of records beside scalar or object members; "#
+                    + #"nothing of this file was stored"#),
+                (#"\#(twoArrays): not a wrapper: members "tasks" and "deleted" are both arrays at "#
+                    + #"byte \#(second); a wrapper holds one array of records beside scalar or object members; "#
+                    + #"nothing of this file was stored"#),
             ])
         XCTAssertEqual(try snapshot(), before, "the records read before the second array are rolled back")
     }
@@ -148,7 +152,8 @@ final class ImportLayoutTests: CLITestCase {
     /// wrapper, are not records, so they cannot fail the file.
     func testStrictJudgesTheRealRecordsOfJSONLinesInAJSONFile() throws {
         let flow =
-            #"{"id": "f1", "userId": "u1", "date": "2026-11-28", "libelleAction": "Courir", "etat": "termine", "etape": [{"libelle": "5 km", "terminee": true}]}"#
+            (#"{"id": "f1", "userId": "u1", "date": "2026-11-28", "libelleAction": "Courir", "etat": "termine","#
+                + #" "etape": [{"libelle": "5 km", "terminee": true}]}"#)
         let file = try write("flows.json", flow + "\n" + flow.replacingOccurrences(of: "f1", with: "f2") + "\n")
         let run = report(["import", "--strict", "--db", databasePath, file])
         XCTAssertEqual(run.code, .success, run.err)
@@ -175,7 +180,8 @@ final class ImportLayoutTests: CLITestCase {
             [
                 "\(number): a JSON value, not records: the file holds the number 42; records come in an array, a "
                     + "wrapper object or JSON Lines; nothing of this file was stored",
-                #"\#(text): a JSON value, not records: the file holds a string "u1"; records come in an array, a wrapper object or JSON Lines; nothing of this file was stored"#,
+                (#"\#(text): a JSON value, not records: the file holds a string "u1"; records come in an array,"#
+                    + #" a wrapper object or JSON Lines; nothing of this file was stored"#),
             ])
         XCTAssertEqual(try snapshot(), before)
     }
@@ -246,7 +252,8 @@ final class ImportLayoutTests: CLITestCase {
         XCTAssertEqual(run.code, .rejected)
         XCTAssertEqual(
             run.errLines.first,
-            #"\#(file) record 1 (line 1): field (record): invalid JSON: invalid escape '\U+0009' at byte \#(start.count)"#
+            (#"\#(file) record 1 (line 1): field (record): invalid JSON: invalid escape '\U+0009' at "#
+                + #"byte \#(start.count)"#)
         )
         let rule = try XCTUnwrap(try database().rows("SELECT rule FROM import_rejects").first?.first?.string)
         XCTAssertEqual(rule, #"invalid JSON: invalid escape '\U+0009' at byte \#(start.count)"#)
@@ -349,7 +356,9 @@ extension ImportCommandTests {
         XCTAssertEqual(
             run.errLines,
             [
-                #"\#(document): not a wrapper: member "meta" is an object, and no member is an array of records at byte 42; a wrapper holds one array of records beside scalar or object members; nothing of this file was stored"#
+                (#"\#(document): not a wrapper: member "meta" is an object, and no member is an array of "#
+                    + #"records at byte 42; a wrapper holds one array of records beside scalar or object members; "#
+                    + #"nothing of this file was stored"#)
             ])
         XCTAssertEqual(
             try database().rows("SELECT date, mood FROM moods ORDER BY date"), [["2026-11-27", 4], ["2026-11-28", 2]])

@@ -112,7 +112,8 @@ final class NightlyCommandTests: CLITestCase {
     func testRejectedRecordsExitThreeAndAreLoggedEvenWhenQuiet() throws {
         try write(
             "inbox/moods.json",
-            "[{\"userId\":\"emma\",\"date\":\"2026-12-25\",\"mood\":3},{\"userId\":\"emma\",\"date\":\"someday\",\"mood\":3}]"
+            ("[{\"userId\":\"emma\",\"date\":\"2026-12-25\",\"mood\":3},{\"userId\":\"emma\","
+                + "\"date\":\"someday\",\"mood\":3}]")
         )
         let run = try nightly(["--quiet"])
         XCTAssertEqual(run.code, .rejected, run.err)

@@ -35,7 +35,8 @@ final class NightlyCrashTests: XCTestCase {
         try FileManager.default.createDirectory(at: late, withIntermediateDirectories: true)
         try Data("{\"tasks\": [ {\"id\": ".utf8).write(to: late.appendingPathComponent("tasks.json"))
         try Data(
-            "[{\"userId\":\"emma\",\"date\":\"2026-12-25\",\"mood\":3},{\"userId\":\"emma\",\"date\":\"someday\",\"mood\":3}]"
+            ("[{\"userId\":\"emma\",\"date\":\"2026-12-25\",\"mood\":3},{\"userId\":\"emma\","
+                + "\"date\":\"someday\",\"mood\":3}]")
                 .utf8
         )
         .write(to: late.appendingPathComponent("moods.json"))

@@ -21,7 +21,9 @@ final class JSONValidCorpusTests: XCTestCase {
 
     func testTypicalTaskRecord() {
         let text =
-            #"[{"id":"task-000123456","userId":"user-0042","date":"2026-11-28","libelle":"Préparer la réunion d'équipe","state":"terminee","contexte":["Travail","Focus"],"createdAt":"2026-11-27T08:00:00+01:00","completedAt":"2026-11-28T10:15:00+01:00"}]"#
+            (#"[{"id":"task-000123456","userId":"user-0042","date":"2026-11-28","libelle":"Préparer la réunion "#
+                + #"d'équipe","state":"terminee","contexte":["Travail","Focus"],"#
+                + #""createdAt":"2026-11-27T08:00:00+01:00","completedAt":"2026-11-28T10:15:00+01:00"}]"#)
         let outcome = readJSON(text)
         XCTAssertEqual(outcome.ending, .end)
         XCTAssertEqual(

@@ -51,7 +51,8 @@ final class JSONWrapperTests: XCTestCase {
         XCTAssertEqual(
             NotAWrapper(reason: #"member "meta" is an object, and no member is an array of records"#, byteOffset: 35)
                 .description,
-            #"not a wrapper: member "meta" is an object, and no member is an array of records at byte 35; a wrapper holds one array of records beside scalar or object members"#
+            (#"not a wrapper: member "meta" is an object, and no member is an array of records at byte 35; a "#
+                + #"wrapper holds one array of records beside scalar or object members"#)
         )
     }
 
