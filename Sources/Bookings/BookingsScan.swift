@@ -22,7 +22,8 @@ extension BookingsTotals {
             """
             SELECT b.starts_at_us, b.created_at_us, \(BookingStatus.sqlCode), b.amount_cents, b.cancelled_at_us,
                    CASE WHEN b.status IN ('paid', 'done') THEN
-                       (SELECT TOTAL(CASE WHEN l.old_price_cents > l.price_cents THEN l.old_price_cents - l.price_cents ELSE 0 END)
+                       (SELECT TOTAL(CASE WHEN l.old_price_cents > l.price_cents
+                                      THEN l.old_price_cents - l.price_cents ELSE 0 END)
                         FROM booking_lines l
                         WHERE l.booking_id = b.id AND l.old_price_cents IS NOT NULL)
                    ELSE 0 END,

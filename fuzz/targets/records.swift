@@ -11,7 +11,8 @@ import Glibc
 
 /// Fuzz target `records`: the first byte picks one of the fifteen export kinds (its value modulo
 /// 15, in the registration order of the modules: habits, bookings, fleet); the rest is read as JSON
-/// Lines by `JSONRecordReader` and every record that parses goes to that kind's `validate`, as the import pipeline does.
+/// Lines by `JSONRecordReader` and every record that parses goes to that kind's `validate`, as the
+/// import pipeline does.
 ///
 /// Invariants: JSON Lines reading never throws, but for a file that is not UTF-8 (refused whole,
 /// before its first record); `validate` returns or throws a `FieldError` (typed throws: nothing else can come
