@@ -34,7 +34,9 @@ let package = Package(
         .target(name: "JSON", dependencies: ["CZlib"]),
         .target(name: "Store", dependencies: ["CSQLite", "CLibPQ", "Time"]),
         .target(name: "ReportModel", dependencies: ["Time"]),
-        .target(name: "Writers", dependencies: ["ReportModel", "Time", "CXLSXWriter", "CRSVG"]),
+        // Buffered output to a file descriptor and the one error type for it; no C, no domain.
+        .target(name: "ByteOutput"),
+        .target(name: "Writers", dependencies: ["ByteOutput", "ReportModel", "Time", "CXLSXWriter", "CRSVG"]),
         .target(name: "Import", dependencies: ["Store", "JSON", "Time", "CCrypto"]),
 
         // What a domain declares to the application: one `DomainModule` value.
@@ -50,10 +52,10 @@ let package = Package(
             name: "ReportCLI",
             dependencies: [
                 "ArgumentParsing", "Store", "JSON", "Import", "ReportModel",
-                "Writers", "Time", "DomainInterface",
+                "ByteOutput", "Writers", "Time", "DomainInterface",
             ]),
         .executableTarget(name: "report", dependencies: ["ReportCLI", "Habits", "Bookings", "Fleet"]),
-        .executableTarget(name: "SampleGenerator", dependencies: ["ArgumentParsing"]),
+        .executableTarget(name: "SampleGenerator", dependencies: ["ArgumentParsing", "ByteOutput"]),
         .executableTarget(
             name: "report-bench", dependencies: ["Store", "Writers", "ReportModel", "Time", "JSON"],
             path: "bench/Sources/report-bench"),
@@ -65,7 +67,9 @@ let package = Package(
             path: "Tests/ReportTestSupport"),
         .testTarget(
             name: "ReportCoreTests",
-            dependencies: ["Store", "JSON", "Import", "ReportModel", "Writers", "Time", "ReportTestSupport"],
+            dependencies: [
+                "Store", "JSON", "Import", "ReportModel", "ByteOutput", "Writers", "Time", "ReportTestSupport",
+            ],
             exclude: ["__Snapshots__", "Support"]),
         .testTarget(name: "HabitsTests", dependencies: ["Habits", "ReportTestSupport"]),
         .testTarget(name: "BookingsTests", dependencies: ["Bookings", "ReportTestSupport"]),

@@ -1,3 +1,4 @@
+import ByteOutput
 import ReportModel
 /// The bytes of CSV fields, built in a reusable buffer that the writer drains into its sink.
 ///

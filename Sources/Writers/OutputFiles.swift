@@ -1,3 +1,4 @@
+import ByteOutput
 import Foundation
 
 /// Safe file names and paths for report output.

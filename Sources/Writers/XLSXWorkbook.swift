@@ -1,3 +1,4 @@
+import ByteOutput
 import CXLSXWriter
 #if canImport(Glibc)
 import Glibc

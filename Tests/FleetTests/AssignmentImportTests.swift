@@ -9,7 +9,8 @@ final class AssignmentImportTests: FleetTestCase {
             try rows(
                 """
                 SELECT id, event_id, group_id, driver_id, brand_name, model_name, license_plate_number, plate,
-                       planned_time_out_us, planned_time_out_offset, planned_time_in_us, planned_time_in_offset, cancelled, import_seq
+                       planned_time_out_us, planned_time_out_offset, planned_time_in_us, planned_time_in_offset,
+                       cancelled, import_seq
                 FROM assignments
                 """),
             [

@@ -8,8 +8,9 @@ final class LoanRecordImportTests: FleetTestCase {
         XCTAssertEqual(
             try rows(
                 """
-                SELECT id, assignment_id, kind, recorded_at_us, recorded_at_offset, mileage_km, oil_level, interior_cleanliness,
-                       exterior_cleanliness, signature_present, signature_out_of_box, photo_count, comment, import_seq
+                SELECT id, assignment_id, kind, recorded_at_us, recorded_at_offset, mileage_km, oil_level,
+                       interior_cleanliness, exterior_cleanliness, signature_present, signature_out_of_box, photo_count,
+                       comment, import_seq
                 FROM loan_records
                 """),
             [

@@ -14,10 +14,9 @@ final class ConcurrencyTests: CLITestCase {
         var text = ""
         for index in 0..<count {
             let seconds = index % 3600
-            text +=
-                (#"{"userId": "u\#(index / 3600)", "at": "#
-                    + #""2026-11-28T\#(Self.two(minute / 60 + seconds / 3600)):\#(Self.two(seconds / 60)):\#(Self.two(seconds % 60))Z"}"#)
-                + "\n"
+            let time =
+                "\(Self.two(minute / 60 + seconds / 3600)):\(Self.two(seconds / 60)):\(Self.two(seconds % 60))"
+            text += #"{"userId": "u\#(index / 3600)", "at": "2026-11-28T\#(time)Z"}"# + "\n"
         }
         return try write(name, text)
     }

@@ -249,12 +249,22 @@ final class HostileInjectionTests: CLITestCase {
                 + #" {"id": "g2\#(suffix)", "event_id": \#(event), "name": "+1\r\n-2"}]"#)
         )
         try write("in/drivers.json", #"[{"id": "d1", "name": "@SUM(A1)|pipe\nnewline <tag>", "company": "-2+3"}]"#)
+        let checkOut = record("r1\(suffix)", "2016-10-01T10:05:00+02:00", impacts: "[]")
+        let checkIn = record(
+            "r2\(suffix)", "2016-10-01T12:30:00+02:00", impacts: #"[{"type": "scratch", "x": 10, "y": 10}]"#)
         try write(
             "in/assignments\(suffix).json",
             """
-            [{"id": \(Self.json(Self.sqlId + suffix)), "event_id": \(event), "group_id": "g1\(suffix)", "driver_id": "d1", "brand_name": "=cmd|' /C calc'!A0", "model_name": "<svg onload=alert(1)>", "license_plate_number": "../../AB-123", "planned_time_out": "2016-10-01T10:00:00+02:00", "planned_time_in": "2016-10-01T12:00:00+02:00", "check_out_record": \(record("r1\(suffix)", "2016-10-01T10:05:00+02:00", impacts: "[]")), "check_in_record": \(record("r2\(suffix)", "2016-10-01T12:30:00+02:00", impacts: #"[{"type": "scratch", "x": 10, "y": 10}]"#))},
-             {"id": "a\\u0000b;\\"'\(suffix)", "event_id": \(event), "group_id": "g2\(suffix)", "brand_name": "B", "license_plate_number": "=1+1", "planned_time_out": "2016-10-01T13:00:00+02:00", "planned_time_in": "2016-10-01T14:00:00+02:00"},
-             {"id": "\\tTAB\(suffix)", "event_id": \(event), "brand_name": "B", "license_plate_number": "=1+1", "planned_time_out": "2016-10-01T15:00:00+02:00", "planned_time_in": "2016-10-01T16:00:00+02:00"}]
+            [{"id": \(Self.json(Self.sqlId + suffix)), "event_id": \(event), "group_id": "g1\(suffix)",\
+             "driver_id": "d1", "brand_name": "=cmd|' /C calc'!A0", "model_name": "<svg onload=alert(1)>",\
+             "license_plate_number": "../../AB-123", "planned_time_out": "2016-10-01T10:00:00+02:00",\
+             "planned_time_in": "2016-10-01T12:00:00+02:00", "check_out_record": \(checkOut),\
+             "check_in_record": \(checkIn)},
+             {"id": "a\\u0000b;\\"'\(suffix)", "event_id": \(event), "group_id": "g2\(suffix)", "brand_name": "B",\
+             "license_plate_number": "=1+1", "planned_time_out": "2016-10-01T13:00:00+02:00",\
+             "planned_time_in": "2016-10-01T14:00:00+02:00"},
+             {"id": "\\tTAB\(suffix)", "event_id": \(event), "brand_name": "B", "license_plate_number": "=1+1",\
+             "planned_time_out": "2016-10-01T15:00:00+02:00", "planned_time_in": "2016-10-01T16:00:00+02:00"}]
             """)
         let run = report(["import", "--db", databasePath, path("in"), "-q"])
         XCTAssertEqual(run.code, .success, run.err)

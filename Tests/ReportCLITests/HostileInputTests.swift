@@ -206,7 +206,8 @@ final class HostileInputTests: CLITestCase {
         let tasks = try write(
             "tasks.json",
             "["
-                + #"{"id": "t1", "id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "a", "state": "terminee"}"#
+                + #"{"id": "t1", "id": "t2", "userId": "u1", "date": "2026-11-28", "#
+                + #""libelle": "a", "state": "terminee"}"#
                 + ", " + Self.task("t3") + "]")
         let record =
             (#"{"id": "r1", "recorded_at": "2016-10-01T10:05:00+02:00", "oil_level": 4, "oil_level": 0, "#

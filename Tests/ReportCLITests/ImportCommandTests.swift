@@ -14,7 +14,8 @@ import XCTest
 final class ImportCommandTests: CLITestCase {
     static let tasks = """
         [
-          {"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "Courir", "state": "terminee", "completedAt": "2026-11-28T07:30:00+01:00"},
+          {"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "Courir", "state": "terminee",\
+         "completedAt": "2026-11-28T07:30:00+01:00"},
           {"id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "Lire", "state": "a_faire"},
           {"id": 3, "userId": "u2", "date": "2026-11-28", "libelle": "Ranger", "state": "en_cours"}
         ]
@@ -140,7 +141,8 @@ final class ImportCommandTests: CLITestCase {
             "b/tasks.json",
             """
             [{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "A", "state": "terminee"},
-             {"id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "B", "state": "terminee", "libelle": "again"}]
+             {"id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "B", "state": "terminee",\
+             "libelle": "again"}]
             """)
         let run = report(["import", "--db", databasePath, "--strict", good, bad])
         XCTAssertEqual(run.code, .failure)
@@ -309,7 +311,8 @@ final class ImportCommandTests: CLITestCase {
         let records = try write(
             "loan_records.jsonl",
             """
-            {"id": "r-in", "assignment_id": "a1", "kind": "check_in", "recorded_at": "2016-10-01T18:00:00+02:00", "oil_level": 3, "interior_cleanliness": 4, "exterior_cleanliness": 3, "mileage_km": 1250}
+            {"id": "r-in", "assignment_id": "a1", "kind": "check_in", "recorded_at": "2016-10-01T18:00:00+02:00",\
+             "oil_level": 3, "interior_cleanliness": 4, "exterior_cleanliness": 3, "mileage_km": 1250}
             """)
         let assignments = try write(
             "assignments.json",
@@ -317,7 +320,8 @@ final class ImportCommandTests: CLITestCase {
             {"exported_at": "2016-10-02T00:00:00Z", "assignments": [
               {"id": "a1", "event_id": "salon2016", "brand_name": "Porsche", "license_plate_number": "ab-123-cd",
                "planned_time_out": "2016-10-01T10:00:00+02:00", "planned_time_in": "2016-10-01T17:00:00+02:00",
-               "check_out_record": {"id": "r-out", "recorded_at": "2016-10-01T10:05:00+02:00", "oil_level": 4, "interior_cleanliness": 4, "exterior_cleanliness": 4, "mileage_km": 1200}}
+               "check_out_record": {"id": "r-out", "recorded_at": "2016-10-01T10:05:00+02:00", "oil_level": 4,\
+             "interior_cleanliness": 4, "exterior_cleanliness": 4, "mileage_km": 1200}}
             ]}
             """)
         let run = report(["import", "--db", databasePath, records, assignments])

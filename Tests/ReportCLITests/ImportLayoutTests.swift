@@ -134,7 +134,8 @@ final class ImportLayoutTests: CLITestCase {
         let file = try write(
             "tasks.json",
             """
-            {"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "Courir", "state": "terminee", "contexte": [{"x": 1}]}
+            {"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "Courir", "state": "terminee",\
+             "contexte": [{"x": 1}]}
 
             \(Self.task("t2"))
             """)

@@ -1,3 +1,4 @@
+import ByteOutput
 import Foundation
 import XCTest
 @testable import Writers
@@ -132,6 +133,34 @@ final class OutputFilesTests: XCTestCase {
         XCTAssertThrowsError(try sink.flush()) { error in
             XCTAssertEqual((error as? OutputError)?.reason, .diskFull)
             XCTAssertTrue("\(error)".contains("no space left"))
+        }
+    }
+
+    /// The owning sink the sample generator writes its exports through: it makes the file, fills
+    /// it through `reserve`/`commit` and plain writes, flushes in chunks of its own capacity and
+    /// closes the file itself.
+    func testOwningSinkCreatesFillsAndClosesItsFile() throws {
+        let directory = try WriterTestSupport.temporaryDirectory(for: self)
+        let path = directory.appendingPathComponent("out.json").path
+        try "stale contents that must go".write(toFile: path, atomically: false, encoding: .utf8)
+        let sink = try ByteSink(creating: path, capacity: 8)
+        try sink.write("[")
+        let room = try sink.reserve(8)
+        for index in 0..<8 { room[index] = UInt8(ascii: "a") + UInt8(index) }
+        sink.commit(8)
+        XCTAssertEqual(sink.bytesWritten, 1, "the reserve flushed the byte before it; the 8 reserved wait")
+        try sink.write(UInt8(ascii: "]"))
+        XCTAssertEqual(sink.bytesWritten, 9, "a full buffer is flushed before the next byte")
+        try sink.close()
+        XCTAssertEqual(sink.bytesWritten, 10)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "[abcdefgh]")
+    }
+
+    func testOwningSinkInAMissingFolderSaysSo() {
+        let path = "/nonexistent-\(getpid())/out.json"
+        XCTAssertThrowsError(try ByteSink(creating: path)) { error in
+            XCTAssertEqual((error as? OutputError)?.reason, .missingFolder)
+            XCTAssertTrue("\(error)".hasPrefix("cannot write \(path) (create the file): the folder does not exist"))
         }
     }
 

@@ -1,3 +1,5 @@
+import ByteOutput
+
 /// A streaming JSON writer: values go straight into a `ByteSink`, escaped, with commas managed.
 ///
 /// `JSONSerialization` would build every record as a dictionary first and reorder keys; writing
@@ -23,7 +25,7 @@ final class JSONWriter {
         guard depth > 0 else { return }
         let bit: UInt64 = 1 << UInt64(depth)
         if hasElements & bit != 0 {
-            try sink.append(UInt8(ascii: ","))
+            try sink.write(UInt8(ascii: ","))
         } else {
             hasElements |= bit
         }
@@ -31,7 +33,7 @@ final class JSONWriter {
 
     private func open(_ byte: UInt8) throws {
         try beforeValue()
-        try sink.append(byte)
+        try sink.write(byte)
         depth += 1
         precondition(depth < 64, "JSON nesting deeper than the writer supports")
         hasElements &= ~(1 << UInt64(depth))
@@ -39,7 +41,7 @@ final class JSONWriter {
 
     private func close(_ byte: UInt8) throws {
         depth -= 1
-        try sink.append(byte)
+        try sink.write(byte)
     }
 
     func beginObject() throws { try open(UInt8(ascii: "{")) }
@@ -49,7 +51,7 @@ final class JSONWriter {
 
     /// Writes a raw byte between values (the newlines of JSON Lines and of one-record-per-line arrays).
     func raw(_ text: StaticString) throws {
-        try sink.append(text)
+        try sink.write(text)
     }
 
     func key(_ name: StaticString) throws {
@@ -105,30 +107,30 @@ final class JSONWriter {
         try beforeValue()
         var divisor = 1
         for _ in 0..<decimals { divisor *= 10 }
-        if scaled < 0 { try sink.append(UInt8(ascii: "-")) }
+        if scaled < 0 { try sink.write(UInt8(ascii: "-")) }
         let magnitude = scaled.magnitude
         try writeDigits(Int(magnitude / UInt(divisor)))
         guard decimals > 0 else { return }
-        try sink.append(UInt8(ascii: "."))
+        try sink.write(UInt8(ascii: "."))
         try writePadded(Int(magnitude % UInt(divisor)), width: decimals)
     }
 
     func bool(_ value: Bool) throws {
         try beforeValue()
-        try sink.append(value ? "true" : "false")
+        try sink.write(value ? "true" : "false")
     }
 
     func null() throws {
         try beforeValue()
-        try sink.append("null")
+        try sink.write("null")
     }
 
     /// `YYYY-MM-DD`.
     func date(_ date: CivilDate) throws {
         try beforeValue()
-        try sink.append(UInt8(ascii: "\""))
+        try sink.write(UInt8(ascii: "\""))
         try writeDateDigits(date)
-        try sink.append(UInt8(ascii: "\""))
+        try sink.write(UInt8(ascii: "\""))
     }
 
     /// `YYYY-MM-DDTHH:MM:SS[.mmm]` then `Z` or `±HH:MM`: the one timestamp form of SPEC §1.
@@ -137,41 +139,41 @@ final class JSONWriter {
         let local = instant.utcSeconds + Int64(instant.offsetSeconds)
         let days = local >= 0 ? local / 86_400 : -((-local + 86_399) / 86_400)
         let secondOfDay = Int(local - days * 86_400)
-        try sink.append(UInt8(ascii: "\""))
+        try sink.write(UInt8(ascii: "\""))
         try writeDateDigits(CivilDate(dayNumber: Int(days)))
-        try sink.append(UInt8(ascii: "T"))
+        try sink.write(UInt8(ascii: "T"))
         try writePadded(secondOfDay / 3600, width: 2)
-        try sink.append(UInt8(ascii: ":"))
+        try sink.write(UInt8(ascii: ":"))
         try writePadded(secondOfDay / 60 % 60, width: 2)
-        try sink.append(UInt8(ascii: ":"))
+        try sink.write(UInt8(ascii: ":"))
         try writePadded(secondOfDay % 60, width: 2)
         if let milliseconds = instant.milliseconds {
-            try sink.append(UInt8(ascii: "."))
+            try sink.write(UInt8(ascii: "."))
             try writePadded(milliseconds, width: 3)
         }
         if instant.zulu {
-            try sink.append(UInt8(ascii: "Z"))
+            try sink.write(UInt8(ascii: "Z"))
         } else {
             let offset = instant.offsetSeconds
-            try sink.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            try sink.write(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
             try writePadded(abs(offset) / 3600, width: 2)
-            try sink.append(UInt8(ascii: ":"))
+            try sink.write(UInt8(ascii: ":"))
             try writePadded(abs(offset) / 60 % 60, width: 2)
         }
-        try sink.append(UInt8(ascii: "\""))
+        try sink.write(UInt8(ascii: "\""))
     }
 
     private func writeDateDigits(_ date: CivilDate) throws {
         let (year, month, day) = date.components
         try writePadded(year, width: 4)
-        try sink.append(UInt8(ascii: "-"))
+        try sink.write(UInt8(ascii: "-"))
         try writePadded(month, width: 2)
-        try sink.append(UInt8(ascii: "-"))
+        try sink.write(UInt8(ascii: "-"))
         try writePadded(day, width: 2)
     }
 
     private func writeDigits(_ value: Int) throws {
-        if value < 0 { try sink.append(UInt8(ascii: "-")) }
+        if value < 0 { try sink.write(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits:
             (

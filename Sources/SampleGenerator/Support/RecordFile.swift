@@ -1,3 +1,6 @@
+import ByteOutput
+import Foundation
+
 /// How records sit in a file: the three layouts of SPEC §1.
 enum Layout {
     /// `[ {…}, {…} ]`, one record per line.
@@ -26,7 +29,14 @@ final class RecordFile {
     var isFull: Bool { records >= limit }
 
     init(path: String, layout: Layout) throws {
-        writer = JSONWriter(sink: try ByteSink(path: path))
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw OutputError(path: folder, reason: .notWritable, operation: "create the folder")
+            }
+        }
+        // 1 MiB: the big modes write hundreds of megabytes record by record, in a few hundred writes.
+        writer = JSONWriter(sink: try ByteSink(creating: path, capacity: 1 << 20))
         self.layout = layout
         switch layout {
         case .array:
@@ -35,7 +45,7 @@ final class RecordFile {
             try writer.raw("{\"exported_at\":")
             try writer.timestamp(exportedAt)
             try writer.raw(",\"")
-            try writer.sink.append(member)
+            try writer.sink.write(member)
             try writer.raw("\":[")
         case .jsonLines:
             break
@@ -62,7 +72,7 @@ final class RecordFile {
 
     /// Closes the layout and the file; returns the bytes written.
     @discardableResult
-    func finish() throws -> Int64 {
+    func finish() throws -> Int {
         switch layout {
         case .array:
             try writer.raw(records == 0 ? "]\n" : "\n]\n")

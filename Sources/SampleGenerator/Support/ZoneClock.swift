@@ -1,5 +1,11 @@
 import Foundation
 
+/// The tz database lacks a zone the generator writes (Debian's `tzdata` is not installed).
+struct MissingTimeZone: Error, CustomStringConvertible {
+    let identifier: String
+    var description: String { "time zone \(identifier) missing from the tz database (install tzdata)" }
+}
+
 /// An instant as it will be written: UTC seconds, the offset to show, optional milliseconds.
 struct ZonedInstant: Sendable {
     let utcSeconds: Int64
@@ -48,8 +54,7 @@ final class ZoneClock {
         var zones: [TimeZone] = []
         for zone in Zone.allCases {
             guard let timeZone = TimeZone(identifier: zone.identifier) else {
-                throw OutputError(
-                    path: zone.identifier, reason: "time zone missing from the tz database (install tzdata)")
+                throw MissingTimeZone(identifier: zone.identifier)
             }
             zones.append(timeZone)
         }
