@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(name: "report", dependencies: ["ReportCLI", "Habits", "Bookings", "Fleet"]),
         .executableTarget(name: "SampleGenerator", dependencies: ["ArgumentParsing", "ByteOutput"]),
         .executableTarget(
-            name: "report-bench", dependencies: ["Store", "Writers", "ReportModel", "Time", "JSON"],
+            name: "report-bench", dependencies: ["Store", "Writers", "ReportModel", "Time", "JSON", "Habits"],
             path: "bench/Sources/report-bench"),
 
         // Tests.

@@ -29,11 +29,63 @@ public enum JSONValue: Sendable, Equatable {
         return text
     }
 
-    /// The value as compact JSON text, whole (for storing a small list in one column).
+    /// The value as compact JSON text, whole (for storing a small list in one column): the same
+    /// text `excerpt` starts with, written byte by byte into one buffer (it runs for every task
+    /// with contexts, on the import's reader thread).
     public var jsonText: String {
-        var text = ""
-        JSONValue.render(self, into: &text, limit: Int.max)
-        return text
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        JSONValue.write(self, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func write(_ value: JSONValue, into bytes: inout [UInt8]) {
+        switch value {
+        case .null: bytes.append(contentsOf: "null".utf8)
+        case .bool(let flag): bytes.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .integer(let number): bytes.append(contentsOf: String(number).utf8)
+        case .number(_, let literal): bytes.append(contentsOf: literal.utf8)
+        case .string(let string): writeQuoted(string, into: &bytes)
+        case .array(let items):
+            bytes.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(item, into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let object):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, member) in object.members.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeQuoted(member.key, into: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                write(member.value, into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// `string` as a JSON string literal, escaped as `quoted` escapes it.
+    private static func writeQuoted(_ string: String, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(byte)
+            case UInt8(ascii: "\n"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20, 0x7F:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
+                    hex[Int(byte & 0x0F)],
+                ])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     private static func render(_ value: JSONValue, into text: inout String, limit: Int) {
@@ -134,15 +186,18 @@ public struct JSONObject: Sendable, Equatable {
 
     /// Whether two member names are the same bytes (not merely canonically equivalent).
     ///
-    /// Swift's `==` comes first because it is fast and byte-equal strings are always `==`, so a
-    /// mismatch (most of a lookup's comparisons) costs what it did; only a match pays for the
-    /// byte comparison (about 25 ns, measured with `swiftc -O`: docs/BENCHMARKS.md).
+    /// Lengths first (O(1) for the scanner's native strings), then one `memcmp`: never Swift's
+    /// `==`, which for two different strings takes its Unicode-aware comparison path, and a
+    /// lookup or a repeated-name check compares mostly different names (issue 13's profile had
+    /// `_stringCompareWithSmolCheck` at 5 % of the reader thread).
     @inline(__always)
     public static func sameName(_ first: String, _ second: String) -> Bool {
-        guard first == second, first.utf8.count == second.utf8.count else { return false }
+        let count = first.utf8.count
+        guard count == second.utf8.count else { return false }
+        if count == 0 { return true }
         var first = first, second = second
         return first.withUTF8 { one in
-            second.withUTF8 { two in one.isEmpty || memcmp(one.baseAddress!, two.baseAddress!, one.count) == 0 }
+            second.withUTF8 { two in memcmp(one.baseAddress!, two.baseAddress!, count) == 0 }
         }
     }
 }

@@ -16,7 +16,8 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/import-bench.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 echo "building report and report-sample (release)..." >&2
-(cd "$root" && swift build -c release --product report >&2 && swift build -c release --product report-sample >&2)
+(cd "$root" && swift build -c release --product report >&2 && swift build -c release --product report-sample >&2 \
+    && swift build -c release --product report-bench >&2)
 bin="$(cd "$root" && swift build -c release --show-bin-path)"
 "$bin/report-sample" generate --kind tasks --count "$count" --out "$work/tasks.json" --seed 1
 size=$(stat -c %s "$work/tasks.json")
@@ -38,6 +39,9 @@ measure() {
     printf '%-34s %10.2f %12.0f %10.2f %12.1f\n' "$name" "$best" "$(awk "BEGIN { print $count / $best }")" "$cpu" "$(awk "BEGIN { print $peak / 1024 }")"
 }
 
+# The reader thread's share alone (issue 13): parse, then parse + validate, one core, nothing stored.
+"$bin/report-bench" parse "$work/tasks.json" --scan-only
+"$bin/report-bench" parse "$work/tasks.json"
 measure "report import" "$runs" 'rm -f "$work"/r.sqlite*' "$bin/report" import --db "$work/r.sqlite" "$work/tasks.json"
 if python3 -c "import duckdb" 2>/dev/null; then
     measure "duckdb read_json_auto" 1 'rm -f "$work"/d.duckdb*' python3 -c "import duckdb, sys; c = duckdb.connect(sys.argv[1]); c.execute(\"CREATE TABLE tasks AS SELECT * FROM read_json_auto('\" + sys.argv[2] + \"')\"); c.close()" "$work/d.duckdb" "$work/tasks.json"
