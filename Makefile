@@ -48,7 +48,7 @@ demo: release
 
 # The whole suite on SQLite, then the import and report suites again on PostgreSQL (the same
 # tests, a throwaway cluster the tests start and stop: Tests/ReportTestSupport/PostgresTestServer.swift).
-POSTGRES_SUITES := HabitsTests|BookingsTests|FleetTests|ImportCommandTests|ReportCommandsTests|SampleReportsTests|ConcurrencyTests|PostgresStoreTests
+POSTGRES_SUITES := HabitsTests|BookingsTests|FleetTests|ImportCommandTests|ReportCommandsTests|SampleReportsTests|ConcurrencyTests|XLSXGoldenTests|PostgresStoreTests
 
 test: test-deps
 	swift build --build-tests

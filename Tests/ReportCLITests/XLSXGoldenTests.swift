@@ -6,6 +6,9 @@ import XCTest
 /// The sample workbooks read back cell by cell, with their number formats, styles, sheet and
 /// print setup and charts (`Support/xlsx_golden.py` through openpyxl), compared with golden files
 /// under `__Snapshots__/xlsx/`. `RECORD_SNAPSHOTS=1` rewrites them and fails, as every snapshot does.
+///
+/// `make test` runs this suite on both backends against the same golden files, so the workbooks
+/// written from PostgreSQL have the same cells, formats and styles as those written from SQLite.
 final class XLSXGoldenTests: CLITestCase {
     static let sampleData = ReportCommandsTests.sampleData
     static let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -24,6 +27,8 @@ final class XLSXGoldenTests: CLITestCase {
         let reports: [(name: String, arguments: [String])] = [
             ("bookings-2026-11", ["bookings", "--month", "2026-11"]),
             ("habits-2026-11-28", ["habits", "--date", "2026-11-28"]),
+            ("habits-2026-10-01_2026-11-28", ["habits", "--from", "2026-10-01", "--to", "2026-11-28"]),
+            ("fleet-salon2016", ["fleet", "--event", "salon2016"]),
         ]
         let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
         for (name, arguments) in reports {
