@@ -35,7 +35,7 @@ final class SampleReportsTests: CLITestCase {
         return commands
     }
 
-    func files(below folder: URL) throws -> [String: Data] {
+    static func files(below folder: URL) throws -> [String: Data] {
         var result: [String: Data] = [:]
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
         else { return result }
@@ -59,8 +59,8 @@ final class SampleReportsTests: CLITestCase {
             let run = report(command + ["--db", databasePath, "-o", output.path, "--quiet"])
             XCTAssertEqual(run.code, .success, "\(command): \(run.err)")
         }
-        let fresh = try files(below: output)
-        let kept = try files(below: Self.root.appendingPathComponent("Reports")).filter { !$0.key.hasPrefix(".") }
+        let fresh = try Self.files(below: output)
+        let kept = try Self.files(below: Self.root.appendingPathComponent("Reports")).filter { !$0.key.hasPrefix(".") }
         XCTAssertEqual(
             Set(kept.keys), Set(fresh.keys), "Reports/ holds other files than `make demo` writes: run `make demo`")
         // PNG pictures depend on the machine's fonts (librsvg draws the text): checked as PNG files
