@@ -61,17 +61,16 @@ public struct BookingRecord: Sendable, Equatable {
 
 /// Upserts `bookings` records by id, replacing their service lines whole.
 public final class BookingsImporter: KindImporter {
-    private let upsert: Statement
+    private let upsert: UpsertWriter
     private let lines: ChildRows
 
     public init(database: Database) throws {
-        upsert = try database.prepare(
-            Upsert.sql(
-                table: "bookings",
-                columns: [
-                    "id", "customer_id", "slot_id", "starts_at_us", "created_at_us", "status", "amount_cents",
-                    "paid_at_us", "cancelled_at_us", "postal_code", "import_seq",
-                ], key: ["id"]))
+        upsert = try database.upsertWriter(
+            table: "bookings",
+            columns: [
+                "id", "customer_id", "slot_id", "starts_at_us", "created_at_us", "status", "amount_cents",
+                "paid_at_us", "cancelled_at_us", "postal_code", "import_seq",
+            ], key: ["id"])
         lines = try ChildRows(
             database: database, table: "booking_lines", parentColumn: "booking_id",
             columns: ["service_id", "price_cents", "old_price_cents"])
@@ -80,13 +79,12 @@ public final class BookingsImporter: KindImporter {
     public static func validate(_ record: JSONValue) throws(FieldError) -> BookingRecord { try BookingRecord(record) }
 
     public func store(_ booking: BookingRecord, sequence: Int64) throws {
-        try upsert.bind([
+        try upsert.write([
             .text(booking.id), .text(booking.customerId), .optional(booking.slotId), .instant(booking.startsAt),
             .instant(booking.createdAt), .text(booking.status), .integer(booking.amountCents),
             .optionalInstant(booking.paidAt), .optionalInstant(booking.cancelledAt), .optional(booking.postalCode),
             .integer(sequence),
         ])
-        try upsert.run()
         try lines.replace(
             parent: booking.id,
             rows: booking.lines.map {

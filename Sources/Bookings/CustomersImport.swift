@@ -25,20 +25,18 @@ public struct CustomerRecord: Sendable, Equatable {
 
 /// Upserts `customers` records by id (without contact details).
 public final class CustomersImporter: KindImporter {
-    private let upsert: Statement
+    private let upsert: UpsertWriter
 
     public init(database: Database) throws {
-        upsert = try database.prepare(
-            Upsert.sql(
-                table: "customers", columns: ["id", "created_at_us", "postal_code", "import_seq"], key: ["id"]))
+        upsert = try database.upsertWriter(
+            table: "customers", columns: ["id", "created_at_us", "postal_code", "import_seq"], key: ["id"])
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> CustomerRecord { try CustomerRecord(record) }
 
     public func store(_ customer: CustomerRecord, sequence: Int64) throws {
-        try upsert.bind([
+        try upsert.write([
             .text(customer.id), .instant(customer.createdAt), .optional(customer.postalCode), .integer(sequence),
         ])
-        try upsert.run()
     }
 }

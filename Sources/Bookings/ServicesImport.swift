@@ -28,24 +28,22 @@ public struct ServiceRecord: Sendable, Equatable {
 
 /// Upserts `services` records by id.
 public final class ServicesImporter: KindImporter {
-    private let upsert: Statement
+    private let upsert: UpsertWriter
 
     public init(database: Database) throws {
-        upsert = try database.prepare(
-            Upsert.sql(
-                table: "services",
-                columns: [
-                    "id", "name", "category", "price_cents", "old_price_cents", "duration_minutes", "import_seq",
-                ], key: ["id"]))
+        upsert = try database.upsertWriter(
+            table: "services",
+            columns: [
+                "id", "name", "category", "price_cents", "old_price_cents", "duration_minutes", "import_seq",
+            ], key: ["id"])
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> ServiceRecord { try ServiceRecord(record) }
 
     public func store(_ service: ServiceRecord, sequence: Int64) throws {
-        try upsert.bind([
+        try upsert.write([
             .text(service.id), .text(service.name), .text(service.category), .integer(service.priceCents),
             .optional(service.oldPriceCents), .integer(service.durationMinutes), .integer(sequence),
         ])
-        try upsert.run()
     }
 }

@@ -27,20 +27,18 @@ public struct SlotRecord: Sendable, Equatable {
 
 /// Upserts `slots` records by id.
 public final class SlotsImporter: KindImporter {
-    private let upsert: Statement
+    private let upsert: UpsertWriter
 
     public init(database: Database) throws {
-        upsert = try database.prepare(
-            Upsert.sql(
-                table: "slots", columns: ["id", "starts_at_us", "ends_at_us", "capacity", "import_seq"], key: ["id"]))
+        upsert = try database.upsertWriter(
+            table: "slots", columns: ["id", "starts_at_us", "ends_at_us", "capacity", "import_seq"], key: ["id"])
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> SlotRecord { try SlotRecord(record) }
 
     public func store(_ slot: SlotRecord, sequence: Int64) throws {
-        try upsert.bind([
+        try upsert.write([
             .text(slot.id), .instant(slot.startsAt), .instant(slot.endsAt), .integer(slot.capacity), .integer(sequence),
         ])
-        try upsert.run()
     }
 }

@@ -60,12 +60,12 @@ public final class AssignmentImporter: KindImporter {
         }
     }
 
-    private let upsert: Statement
+    private let upsert: UpsertWriter
     private let loanRecords: LoanRecordStore
 
     public init(database: Database) throws {
-        upsert = try Upsert.prepare(
-            database, table: "assignments",
+        upsert = try database.upsertWriter(
+            table: "assignments",
             columns: [
                 "id", "event_id", "group_id", "driver_id", "brand_name", "model_name", "license_plate_number", "plate",
                 "planned_time_out_us", "planned_time_out_offset", "planned_time_in_us", "planned_time_in_offset",
@@ -79,7 +79,7 @@ public final class AssignmentImporter: KindImporter {
     }
 
     public func store(_ assignment: Fields, sequence: Int64) throws {
-        try upsert.bind([
+        try upsert.write([
             .text(assignment.id), .text(assignment.eventId), .optional(assignment.groupId),
             .optional(assignment.driverId),
             .text(assignment.brandName), .optional(assignment.modelName),
@@ -88,7 +88,6 @@ public final class AssignmentImporter: KindImporter {
             .integer(assignment.plannedTimeIn.microseconds), .integer(Int64(assignment.plannedTimeIn.offsetSeconds)),
             .flag(assignment.cancelled), .integer(sequence),
         ])
-        try upsert.run()
         if let checkOut = assignment.checkOutRecord {
             try loanRecords.write(checkOut, assignmentId: assignment.id, kind: .checkOut, sequence: sequence)
         }

@@ -17,10 +17,10 @@ public final class DriverImporter: KindImporter {
         }
     }
 
-    private let upsert: Statement
+    private let upsert: UpsertWriter
 
     public init(database: Database) throws {
-        upsert = try Upsert.prepare(database, table: "drivers", columns: ["id", "name", "company", "import_seq"])
+        upsert = try database.upsertWriter(table: "drivers", columns: ["id", "name", "company", "import_seq"])
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> Fields {
@@ -28,7 +28,6 @@ public final class DriverImporter: KindImporter {
     }
 
     public func store(_ driver: Fields, sequence: Int64) throws {
-        try upsert.bind([.text(driver.id), .text(driver.name), .optional(driver.company), .integer(sequence)])
-        try upsert.run()
+        try upsert.write([.text(driver.id), .text(driver.name), .optional(driver.company), .integer(sequence)])
     }
 }

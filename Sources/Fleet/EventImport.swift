@@ -38,11 +38,11 @@ public final class EventImporter: KindImporter {
         }
     }
 
-    private let upsert: Statement
+    private let upsert: UpsertWriter
 
     public init(database: Database) throws {
-        upsert = try Upsert.prepare(
-            database, table: "events",
+        upsert = try database.upsertWriter(
+            table: "events",
             columns: [
                 "id", "name", "starts_on", "ends_on", "timezone", "opens_at_minutes", "closes_at_minutes", "import_seq",
             ])
@@ -53,12 +53,11 @@ public final class EventImporter: KindImporter {
     }
 
     public func store(_ event: Fields, sequence: Int64) throws {
-        try upsert.bind([
+        try upsert.write([
             .text(event.id), .text(event.name), .text(event.startsOn.description), .text(event.endsOn.description),
             .text(event.timezone), .integer(Int64(event.opensAtMinutes)), .integer(Int64(event.closesAtMinutes)),
             .integer(sequence),
         ])
-        try upsert.run()
     }
 
     /// `09:00` from 540, for messages.

@@ -17,10 +17,10 @@ public final class GroupImporter: KindImporter {
         }
     }
 
-    private let upsert: Statement
+    private let upsert: UpsertWriter
 
     public init(database: Database) throws {
-        upsert = try Upsert.prepare(database, table: "groups", columns: ["id", "event_id", "name", "import_seq"])
+        upsert = try database.upsertWriter(table: "groups", columns: ["id", "event_id", "name", "import_seq"])
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> Fields {
@@ -28,7 +28,6 @@ public final class GroupImporter: KindImporter {
     }
 
     public func store(_ group: Fields, sequence: Int64) throws {
-        try upsert.bind([.text(group.id), .text(group.eventId), .text(group.name), .integer(sequence)])
-        try upsert.run()
+        try upsert.write([.text(group.id), .text(group.eventId), .text(group.name), .integer(sequence)])
     }
 }

@@ -6,9 +6,8 @@ import Store
 /// record imported both ways is one row: the later import replaces it whole, its impacts included
 /// (they are deleted and inserted again), and takes its assignment and kind from where it sits.
 final class LoanRecordStore {
-    private let upsertRecord: Statement
-    private let deleteImpacts: Statement
-    private let insertImpact: Statement
+    private let upsertRecord: UpsertWriter
+    private let impacts: ChildRows
 
     static let columns = [
         "id", "assignment_id", "kind", "recorded_at_us", "recorded_at_offset", "mileage_km",
@@ -17,14 +16,13 @@ final class LoanRecordStore {
     ]
 
     init(database: Database) throws {
-        upsertRecord = try Upsert.prepare(database, table: "loan_records", columns: LoanRecordStore.columns)
-        deleteImpacts = try database.prepare("DELETE FROM loan_impacts WHERE record_id = ?")
-        insertImpact = try database.prepare(
-            "INSERT INTO loan_impacts (record_id, position, type, x, y) VALUES (?, ?, ?, ?, ?)")
+        upsertRecord = try database.upsertWriter(table: "loan_records", columns: LoanRecordStore.columns)
+        impacts = try ChildRows(
+            database: database, table: "loan_impacts", parentColumn: "record_id", columns: ["type", "x", "y"])
     }
 
     func write(_ record: LoanRecord, assignmentId: String, kind: LoanRecord.Kind, sequence: Int64) throws {
-        try upsertRecord.bind([
+        try upsertRecord.write([
             .text(record.id), .text(assignmentId), .text(kind.rawValue),
             .integer(record.recordedAt.microseconds), .integer(Int64(record.recordedAt.offsetSeconds)),
             .optional(record.mileageKilometres),
@@ -32,15 +30,7 @@ final class LoanRecordStore {
             .flag(record.signature.isPresent), .flag(record.signature.isOutOfBox),
             .integer(Int64(record.photoCount)), .optional(record.comment), .integer(sequence),
         ])
-        try upsertRecord.run()
-        try deleteImpacts.bind([.text(record.id)])
-        try deleteImpacts.run()
-        for (position, impact) in record.impacts.enumerated() {
-            try insertImpact.bind([
-                .text(record.id), .integer(Int64(position)), .text(impact.type),
-                .real(impact.x), .real(impact.y),
-            ])
-            try insertImpact.run()
-        }
+        try impacts.replace(
+            parent: record.id, rows: record.impacts.map { [.text($0.type), .real($0.x), .real($0.y)] })
     }
 }

@@ -61,18 +61,17 @@ public struct FlowRecord: Sendable, Equatable {
 
 /// Upserts `flows` records by id, replacing their contexts whole.
 public final class FlowsImporter: KindImporter {
-    private let upsert: Statement
+    private let upsert: UpsertWriter
     private let contexts: ChildRows
 
     public init(database: Database) throws {
-        upsert = try database.prepare(
-            Upsert.sql(
-                table: "flows",
-                columns: [
-                    "id", "user_id", "date", "libelle_action", "objectif", "etat", "energie_requise", "temps_estime",
-                    "temps_realise", "streak_day", "steps_total", "steps_done", "created_at_us", "completed_at_us",
-                    "import_seq",
-                ], key: ["id"]))
+        upsert = try database.upsertWriter(
+            table: "flows",
+            columns: [
+                "id", "user_id", "date", "libelle_action", "objectif", "etat", "energie_requise", "temps_estime",
+                "temps_realise", "streak_day", "steps_total", "steps_done", "created_at_us", "completed_at_us",
+                "import_seq",
+            ], key: ["id"])
         contexts = try ChildRows(
             database: database, table: "flow_contexts", parentColumn: "flow_id", columns: ["context"])
     }
@@ -80,13 +79,12 @@ public final class FlowsImporter: KindImporter {
     public static func validate(_ record: JSONValue) throws(FieldError) -> FlowRecord { try FlowRecord(record) }
 
     public func store(_ flow: FlowRecord, sequence: Int64) throws {
-        try upsert.bind([
+        try upsert.write([
             .text(flow.id), .text(flow.userId), .day(flow.date), .text(flow.libelleAction), .optional(flow.objectif),
             .text(flow.etat), .optional(flow.energieRequise), .optional(flow.tempsEstime), .optional(flow.tempsRealise),
             .optional(flow.streakDay), .integer(flow.stepsTotal), .integer(flow.stepsDone),
             .optionalInstant(flow.createdAt), .optionalInstant(flow.completedAt), .integer(sequence),
         ])
-        try upsert.run()
         try contexts.replace(parent: flow.id, rows: flow.contexte.map { [.text($0)] })
     }
 }

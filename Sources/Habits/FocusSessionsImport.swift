@@ -33,15 +33,14 @@ public struct FocusSessionRecord: Sendable, Equatable {
 
 /// Upserts `focus_sessions` records by id.
 public final class FocusSessionsImporter: KindImporter {
-    private let upsert: Statement
+    private let upsert: UpsertWriter
 
     public init(database: Database) throws {
-        upsert = try database.prepare(
-            Upsert.sql(
-                table: "focus_sessions",
-                columns: [
-                    "id", "user_id", "started_at_us", "total_seconds", "remaining_seconds", "ended_at_us", "import_seq",
-                ], key: ["id"]))
+        upsert = try database.upsertWriter(
+            table: "focus_sessions",
+            columns: [
+                "id", "user_id", "started_at_us", "total_seconds", "remaining_seconds", "ended_at_us", "import_seq",
+            ], key: ["id"])
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> FocusSessionRecord {
@@ -49,10 +48,9 @@ public final class FocusSessionsImporter: KindImporter {
     }
 
     public func store(_ session: FocusSessionRecord, sequence: Int64) throws {
-        try upsert.bind([
+        try upsert.write([
             .text(session.id), .text(session.userId), .instant(session.startedAt), .integer(session.totalSeconds),
             .integer(session.remainingSeconds), .optionalInstant(session.endedAt), .integer(sequence),
         ])
-        try upsert.run()
     }
 }

@@ -18,18 +18,16 @@ public struct LoginRecord: Sendable, Equatable {
 
 /// Upserts `logins` records by (user_id, at_us).
 public final class LoginsImporter: KindImporter {
-    private let upsert: Statement
+    private let upsert: UpsertWriter
 
     public init(database: Database) throws {
-        upsert = try database.prepare(
-            Upsert.sql(
-                table: "logins", columns: ["user_id", "at_us", "import_seq"], key: ["user_id", "at_us"]))
+        upsert = try database.upsertWriter(
+            table: "logins", columns: ["user_id", "at_us", "import_seq"], key: ["user_id", "at_us"])
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> LoginRecord { try LoginRecord(record) }
 
     public func store(_ login: LoginRecord, sequence: Int64) throws {
-        try upsert.bind([.text(login.userId), .instant(login.at), .integer(sequence)])
-        try upsert.run()
+        try upsert.write([.text(login.userId), .instant(login.at), .integer(sequence)])
     }
 }

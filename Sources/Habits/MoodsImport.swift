@@ -21,20 +21,18 @@ public struct MoodRecord: Sendable, Equatable {
 
 /// Upserts `moods` records by (user_id, date).
 public final class MoodsImporter: KindImporter {
-    private let upsert: Statement
+    private let upsert: UpsertWriter
 
     public init(database: Database) throws {
-        upsert = try database.prepare(
-            Upsert.sql(
-                table: "moods", columns: ["user_id", "date", "mood", "note", "import_seq"], key: ["user_id", "date"]))
+        upsert = try database.upsertWriter(
+            table: "moods", columns: ["user_id", "date", "mood", "note", "import_seq"], key: ["user_id", "date"])
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> MoodRecord { try MoodRecord(record) }
 
     public func store(_ mood: MoodRecord, sequence: Int64) throws {
-        try upsert.bind([
+        try upsert.write([
             .text(mood.userId), .day(mood.date), .integer(mood.mood), .optional(mood.note), .integer(sequence),
         ])
-        try upsert.run()
     }
 }

@@ -37,26 +37,24 @@ public struct TaskRecord: Sendable, Equatable {
 
 /// Upserts `tasks` records by id.
 public final class TasksImporter: KindImporter {
-    private let upsert: Statement
+    private let upsert: UpsertWriter
 
     public init(database: Database) throws {
-        upsert = try database.prepare(
-            Upsert.sql(
-                table: "tasks",
-                columns: [
-                    "id", "user_id", "date", "libelle", "state", "contexte", "created_at_us", "completed_at_us",
-                    "import_seq",
-                ], key: ["id"]))
+        upsert = try database.upsertWriter(
+            table: "tasks",
+            columns: [
+                "id", "user_id", "date", "libelle", "state", "contexte", "created_at_us", "completed_at_us",
+                "import_seq",
+            ], key: ["id"])
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> TaskRecord { try TaskRecord(record) }
 
     public func store(_ task: TaskRecord, sequence: Int64) throws {
-        try upsert.bind([
+        try upsert.write([
             .text(task.id), .text(task.userId), .day(task.date), .text(task.libelle), .text(task.state),
             .optional(task.contexteJSON),
             .optionalInstant(task.createdAt), .optionalInstant(task.completedAt), .integer(sequence),
         ])
-        try upsert.run()
     }
 }

@@ -23,22 +23,19 @@ public struct UserRecord: Sendable, Equatable {
 
 /// Upserts `users` records by id.
 public final class UsersImporter: KindImporter {
-    private let upsert: Statement
+    private let upsert: UpsertWriter
 
     public init(database: Database) throws {
-        upsert = try database.prepare(
-            Upsert.sql(
-                table: "users", columns: ["id", "timezone", "display_name", "created_at_us", "import_seq"], key: ["id"])
-        )
+        upsert = try database.upsertWriter(
+            table: "users", columns: ["id", "timezone", "display_name", "created_at_us", "import_seq"], key: ["id"])
     }
 
     public static func validate(_ record: JSONValue) throws(FieldError) -> UserRecord { try UserRecord(record) }
 
     public func store(_ user: UserRecord, sequence: Int64) throws {
-        try upsert.bind([
+        try upsert.write([
             .text(user.id), .optional(user.timezone), .optional(user.displayName),
             .optionalInstant(user.createdAt), .integer(sequence),
         ])
-        try upsert.run()
     }
 }

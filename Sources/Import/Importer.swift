@@ -220,6 +220,9 @@ public final class Importer {
                         entry, records: outcome.records, bytes: compressed ? nil : (reader.bytesConsumed, digest.size),
                         last: &lastProgress)
                 }
+                // The rows a writer still buffers (PostgreSQL's COPY staging) go in before the
+                // indexes are built again, so that each index is built once, in bulk.
+                try database.flushWriters()
                 for index in deferred { try database.execute(index) }
                 outcome.layout = reader.layout
                 if let emptiness = reader.emptiness {

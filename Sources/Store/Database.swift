@@ -11,6 +11,10 @@ public final class Database {
     /// The database as messages name it (a URL is shown without its password).
     public var path: String { connection.location }
     public var kind: StoreKind { connection.kind }
+    /// The writers holding rows not yet in their tables (PostgreSQL only): see `UpsertWriter`.
+    let pending = PendingWrites()
+    /// When the writers made from now on send what they buffer (PostgreSQL only).
+    public var bulkWriteLimits = BulkWriteLimits()
 
     public enum Mode: Sendable { case readWrite, readOnly }
 
@@ -24,10 +28,15 @@ public final class Database {
     }
 
     /// Runs one or more statements that take no parameters and return no rows.
-    public func execute(_ sql: String) throws { try connection.execute(sql) }
+    public func execute(_ sql: String) throws {
+        if pending.isActive { try pending.flush(beforeRunning: sql) }
+        try connection.execute(sql)
+    }
 
     /// Compiles a statement for repeated use.
-    public func prepare(_ sql: String) throws -> Statement { Statement(try connection.prepare(sql), sql: sql) }
+    public func prepare(_ sql: String) throws -> Statement {
+        Statement(try connection.prepare(sql), sql: sql, pending: pending)
+    }
 
     /// Runs a statement with bound parameters and no result rows.
     public func run(_ sql: String, _ parameters: [SQLValue] = []) throws {
@@ -57,17 +66,22 @@ public final class Database {
     /// `immediate` takes the write lock at once (SQLite's `BEGIN IMMEDIATE`), so a busy database
     /// fails before any work. Inside another transaction it nests as a savepoint, so composed steps
     /// (a report inside the command's read snapshot) each keep their all-or-nothing meaning.
+    /// The rows writers buffer are stored before a savepoint opens and before the commit (a failure
+    /// there rolls everything back), and dropped by a rollback.
     public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
         if isInTransaction {
+            try pending.flushAll()
             savepointDepth += 1
             let name = "report_\(savepointDepth)"
             defer { savepointDepth -= 1 }
             try execute("SAVEPOINT \(name)")
             do {
                 let result = try body()
+                try pending.flushAll()
                 try execute("RELEASE SAVEPOINT \(name)")
                 return result
             } catch {
+                abandonWrites()
                 try? execute("ROLLBACK TO SAVEPOINT \(name)")
                 try? execute("RELEASE SAVEPOINT \(name)")
                 throw error
@@ -76,9 +90,11 @@ public final class Database {
         try connection.begin(immediate: immediate)
         do {
             let result = try body()
+            try pending.flushAll()
             try execute("COMMIT")
             return result
         } catch {
+            abandonWrites()
             try? execute("ROLLBACK")
             throw error
         }
@@ -113,7 +129,8 @@ public final class Database {
 
     /// Inserts one row and returns its generated `id`.
     public func insertReturningId(_ sql: String, _ parameters: [SQLValue]) throws -> Int64 {
-        try connection.insertReturningId(sql, parameters)
+        if pending.isActive { try pending.flush(beforeRunning: sql) }
+        return try connection.insertReturningId(sql, parameters)
     }
 }
 

@@ -16,6 +16,9 @@ final class PostgresConnection: StoreConnection {
     private let secrets: [String]
     private var statementNumber = 0
     var lastChanges = 0
+    /// The SQL of a command sent without waiting for its result (a writer's merge): read before
+    /// the next command, which fails with its error if it had one (`PostgresRowWriters.swift`).
+    var pendingSQL: String?
 
     /// The advisory lock every writing transaction holds ("RPRT"), and the one `report nightly` holds.
     static let writerLock: Int64 = 0x5250_5254
@@ -83,6 +86,7 @@ final class PostgresConnection: StoreConnection {
     }
 
     func execute(_ sql: String) throws {
+        try awaitPending()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)

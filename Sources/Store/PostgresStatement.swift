@@ -31,7 +31,8 @@ final class PostgresStatement: StoreStatement {
     deinit {
         clearParameters()
         if let result { PQclear(result) }
-        if let preparedName, PQstatus(connection.handle) == CONNECTION_OK {
+        // Not while a merge runs: PQexec would read and drop its result, an error included.
+        if let preparedName, PQstatus(connection.handle) == CONNECTION_OK, connection.pendingSQL == nil {
             PQclear(PQexec(connection.handle, "DEALLOCATE \(preparedName)"))
         }
     }
@@ -84,6 +85,7 @@ final class PostgresStatement: StoreStatement {
     }
 
     private func execute() throws {
+        try connection.awaitPending()
         runs += 1
         if preparedName == nil && runs >= 2 {
             let name = connection.nextStatementName()

@@ -24,10 +24,13 @@ public enum SQLValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressib
 public final class Statement {
     let backend: any StoreStatement
     public let sql: String
+    /// The connection's buffering writers, flushed before this runs when it names their tables.
+    private let pending: PendingWrites
 
-    init(_ backend: any StoreStatement, sql: String) {
+    init(_ backend: any StoreStatement, sql: String, pending: PendingWrites) {
         self.backend = backend
         self.sql = sql
+        self.pending = pending
     }
 
     /// Binds parameters 1…n after resetting the statement.
@@ -52,7 +55,10 @@ public final class Statement {
 
     /// Steps once: true when a row is available.
     @discardableResult
-    public func step() throws -> Bool { try backend.step() }
+    public func step() throws -> Bool {
+        if pending.isActive { try pending.flush(beforeRunning: sql) }
+        return try backend.step()
+    }
 
     /// Runs to completion, ignoring rows.
     public func run() throws { while try step() {} }

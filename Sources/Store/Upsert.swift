@@ -3,45 +3,14 @@ import Time
 ///
 /// Every column is overwritten, so a later record replaces the earlier one whole: an optional
 /// field absent from the later record becomes NULL rather than keeping the earlier value.
-/// Table and column names come from the code, never from data; values are always bound.
+/// Table and column names come from the code, never from data; values are always bound. The
+/// statement of `UpsertWriter` on SQLite (and on PostgreSQL outside a transaction).
 public enum Upsert {
     public static func sql(table: String, columns: [String], key: [String] = ["id"]) -> String {
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         let updates = columns.filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders)) "
             + "ON CONFLICT(\(key.joined(separator: ", "))) DO UPDATE SET \(updates)"
-    }
-
-    /// Prepares the upsert once, for reuse on every record.
-    public static func prepare(
-        _ database: Database, table: String, columns: [String], key: [String] = ["id"]
-    ) throws -> Statement {
-        try database.prepare(sql(table: table, columns: columns, key: key))
-    }
-}
-
-/// The rows of one nested list (a flow's contexts, a booking's service lines), replaced whole with
-/// their parent: deleted and re-inserted on every upsert, so that a later record with a shorter
-/// list leaves no stale rows. Positions count from 0, as the paths of error messages do.
-public final class ChildRows {
-    private let delete: Statement
-    private let insert: Statement
-
-    public init(database: Database, table: String, parentColumn: String, columns: [String]) throws {
-        delete = try database.prepare("DELETE FROM \(table) WHERE \(parentColumn) = ?")
-        let all = [parentColumn, "position"] + columns
-        insert = try database.prepare(
-            "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES ("
-                + Array(repeating: "?", count: all.count).joined(separator: ", ") + ")")
-    }
-
-    public func replace(parent: String, rows: [[SQLValue]]) throws {
-        try delete.bind([.text(parent)])
-        try delete.run()
-        for (position, row) in rows.enumerated() {
-            try insert.bind([.text(parent), .integer(Int64(position))] + row)
-            try insert.run()
-        }
     }
 }
 

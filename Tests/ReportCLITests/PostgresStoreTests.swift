@@ -175,7 +175,8 @@ final class PostgresStoreTests: CLITestCase {
                 try observer.scalarInt(
                     """
                     SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = 'report' AND xact_start IS NOT NULL
-                      AND pid <> pg_backend_pid() AND query LIKE 'INSERT INTO tasks%'
+                      AND pid <> pg_backend_pid()
+                      AND (query LIKE 'INSERT INTO tasks%' OR query LIKE '%report_stage_tasks%')
                     """) ?? 0 > 0
             if !inTransaction { usleep(20_000) }
         }

@@ -1,0 +1,369 @@
+import CLibPQ
+
+/// The PostgreSQL write path of imports: `COPY … FROM STDIN` into TEMP staging tables, then one
+/// merge per flush.
+///
+/// Rows are appended, COPY-escaped (`PostgresCopyText`), to a byte buffer. A flush creates the
+/// staging table if this transaction has none yet (`ON COMMIT DROP`: it goes with the
+/// transaction, committed or not), sends the buffer with `PQputCopyData` in pieces of
+/// `BulkWriteLimits.chunkBytes`, ends the COPY, then sends the merge without waiting for it:
+///
+///     DELETE FROM t USING (SELECT DISTINCT key FROM staging) s WHERE t.key = s.key;
+///     INSERT INTO t (columns) SELECT DISTINCT ON (key) columns FROM staging ORDER BY key, seq DESC;
+///     TRUNCATE staging
+///
+/// so that the server merges while the import reads and validates the next rows. The connection
+/// reads the merge's result before its next command and fails that command with the merge's error
+/// (COMMIT included, so the file's transaction rolls back whole). The merge is a delete and an
+/// insert rather than `ON CONFLICT` so that the same SQL works on a partitioned table whose
+/// partitions are foreign tables (postgres_fdw), where `ON CONFLICT` cannot reach the remote keys.
+/// The staging table is made `AS SELECT columns FROM t WITH NO DATA`: the columns' types and
+/// collations without the constraints, so that a row the table refuses is refused at the merge
+/// with the table's own name in the message, as the prepared upsert reported it.
+extension PostgresConnection: BulkWritingConnection {
+    func upsertWriter(
+        table: String, columns: [String], key: [String], context: WriterContext
+    ) throws
+        -> any StoreRowWriter
+    {
+        PostgresUpsertWriter(connection: self, table: table, columns: columns, key: key, context: context)
+    }
+
+    func childRowsWriter(
+        table: String, parentColumn: String, columns: [String], context: WriterContext
+    ) throws
+        -> any StoreChildRowsWriter
+    {
+        PostgresChildRowsWriter(
+            connection: self, table: table, parentColumn: parentColumn, columns: columns, context: context)
+    }
+
+    /// Reads the result of the command sent without waiting, if any; throws its error.
+    func awaitPending() throws {
+        guard let sql = pendingSQL else { return }
+        pendingSQL = nil
+        if let failure = drainResults(sql: sql) { throw failure }
+    }
+
+    func abandonPendingWork() {
+        guard let sql = pendingSQL else { return }
+        pendingSQL = nil
+        _ = drainResults(sql: sql)
+    }
+
+    /// Reads every result of the running command; the first failure, if any.
+    private func drainResults(sql: String) -> PostgresError? {
+        var failure: PostgresError?
+        while let result = PQgetResult(handle) {
+            let status = PQresultStatus(result)
+            if failure == nil && status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK {
+                failure = error(result, sql: sql)
+            }
+            PQclear(result)
+        }
+        if failure == nil && PQstatus(handle) != CONNECTION_OK { failure = error(nil, sql: sql) }
+        return failure
+    }
+
+    /// Sends a command (several, separated by `;`) and returns without waiting for its result.
+    func send(_ sql: String) throws {
+        try awaitPending()
+        guard PQsendQuery(handle, sql) == 1 else { throw error(nil, sql: sql) }
+        pendingSQL = sql
+    }
+
+    /// Runs `COPY … FROM STDIN` with `data` (COPY text), sent in pieces of `chunk` bytes.
+    func copy(_ sql: String, _ data: [UInt8], chunk: Int) throws {
+        try awaitPending()
+        let started = PQexec(handle, sql)
+        guard let started, PQresultStatus(started) == PGRES_COPY_IN else {
+            defer { PQclear(started) }
+            throw error(started, sql: sql)
+        }
+        PQclear(started)
+        var sent = true
+        data.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { bytes in
+                var offset = 0
+                while offset < buffer.count {
+                    let count = min(chunk, buffer.count - offset)
+                    if PQputCopyData(handle, bytes + offset, Int32(count)) != 1 {
+                        sent = false
+                        return
+                    }
+                    offset += count
+                }
+            }
+        }
+        // A failed send ends the COPY with an error, so the server stores none of it.
+        let ended = PQputCopyEnd(handle, sent ? nil : "report: the rows could not be sent") == 1
+        if let failure = drainResults(sql: sql) { throw failure }
+        if !sent || !ended { throw error(nil, sql: sql) }
+    }
+}
+
+/// COPY's text format: columns separated by tabs, rows ended by a newline, NULL as `\N`, and in a
+/// value a backslash, tab, newline or carriage return written as `\\`, `\t`, `\n`, `\r`; every
+/// other byte as it is (the session's encoding is UTF-8). Numbers are written as a bound
+/// parameter's text is, so a value means the same by either path. A text is cut at a NUL byte, as
+/// the C string of a bound parameter is (PostgreSQL text cannot hold one).
+enum PostgresCopyText {
+    static func append(_ value: SQLValue, to buffer: inout [UInt8]) {
+        switch value {
+        case .null:
+            buffer.append(UInt8(ascii: "\\"))
+            buffer.append(UInt8(ascii: "N"))
+        case .integer(let number): appendDecimal(number, to: &buffer)
+        case .real(let number): buffer.append(contentsOf: PostgresStatement.text(of: number).utf8)
+        case .text(var text): text.withUTF8 { appendEscaped($0, to: &buffer) }
+        }
+    }
+
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+        var runStart = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let escape: UInt8
+            switch byte {
+            case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
+            case 0x09: escape = UInt8(ascii: "t")
+            case 0x0A: escape = UInt8(ascii: "n")
+            case 0x0D: escape = UInt8(ascii: "r")
+            case 0x00:
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                return
+            default: continue
+            }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            buffer.append(UInt8(ascii: "\\"))
+            buffer.append(escape)
+            runStart = index + 1
+        }
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+    }
+
+    static func appendDecimal(_ number: Int64, to buffer: inout [UInt8]) {
+        if number < 0 { buffer.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        let start = buffer.count
+        repeat {
+            buffer.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        buffer[start...].reverse()
+    }
+
+    /// One row: the values, then the staging sequence, tab-separated, ended by a newline.
+    static func appendRow(_ values: [SQLValue], sequence: Int64, to buffer: inout [UInt8]) {
+        for value in values {
+            append(value, to: &buffer)
+            buffer.append(0x09)
+        }
+        appendDecimal(sequence, to: &buffer)
+        buffer.append(0x0A)
+    }
+}
+
+/// The name of the staging sequence column (no table of `report` has a column of that name).
+private let stageSequence = "report_stage_seq"
+
+/// One COPY-fed staging table of a transaction: its rows buffered, sent and truncated per flush.
+private struct StagingTable {
+    let name: String
+    let create: String
+    let copy: String
+    var buffer: [UInt8] = []
+
+    init(name: String, source: String, columns: [String]) {
+        self.name = name
+        create =
+            "CREATE TEMP TABLE IF NOT EXISTS \(name) ON COMMIT DROP AS SELECT \(columns.joined(separator: ", ")), "
+            + "0::bigint AS \(stageSequence) FROM \(source) WITH NO DATA"
+        copy = "COPY \(name) (\(columns.joined(separator: ", ")), \(stageSequence)) FROM STDIN"
+    }
+
+    /// Creates the table in this transaction if it has none, then sends the buffer.
+    mutating func send(_ connection: PostgresConnection, chunk: Int) throws {
+        try connection.execute(create)
+        try connection.copy(copy, buffer, chunk: chunk)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
+    private let connection: PostgresConnection
+    private let context: WriterContext
+    private let table: String
+    private let columns: [String]
+    private let key: [String]
+    private var staging: StagingTable
+    private let merge: String
+    private var rows = 0
+    private var sequence: Int64 = 0
+    /// The prepared upsert, for writes outside a transaction.
+    private var direct: StatementUpsertWriter?
+
+    var tables: [String] { [table] }
+
+    init(connection: PostgresConnection, table: String, columns: [String], key: [String], context: WriterContext) {
+        self.connection = connection
+        self.context = context
+        self.table = table
+        self.columns = columns
+        self.key = key
+        staging = StagingTable(name: "report_stage_\(table)", source: table, columns: columns)
+        let keys = key.joined(separator: ", ")
+        let list = columns.joined(separator: ", ")
+        let match = key.map { "t.\($0) = s.\($0)" }.joined(separator: " AND ")
+        merge =
+            "DELETE FROM \(table) t USING (SELECT DISTINCT \(keys) FROM \(staging.name)) s WHERE \(match); "
+            + "INSERT INTO \(table) (\(list)) SELECT DISTINCT ON (\(keys)) \(list) FROM \(staging.name) "
+            + "ORDER BY \(keys), \(stageSequence) DESC; TRUNCATE \(staging.name)"
+    }
+
+    func write(_ row: [SQLValue]) throws {
+        guard row.count == columns.count else {
+            throw PostgresError(
+                state: "", message: "\(row.count) values for the \(columns.count) columns of \(table)",
+                location: connection.location)
+        }
+        guard connection.isInTransaction else {
+            if direct == nil {
+                direct = try StatementUpsertWriter(connection: connection, table: table, columns: columns, key: key)
+            }
+            try direct!.write(row)
+            return
+        }
+        sequence += 1
+        PostgresCopyText.appendRow(row, sequence: sequence, to: &staging.buffer)
+        rows += 1
+        if rows == 1 { context.pending.add(self) }
+        if rows >= context.limits.rows || staging.buffer.count >= context.limits.bytes {
+            context.pending.remove(self)
+            try flushBuffered()
+        }
+    }
+
+    func flush() throws {
+        context.pending.remove(self)
+        try flushBuffered()
+        try connection.awaitPending()
+    }
+
+    func flushBuffered() throws {
+        guard rows > 0 else { return }
+        rows = 0
+        do {
+            try staging.send(connection, chunk: context.limits.chunkBytes)
+        } catch {
+            staging.buffer.removeAll(keepingCapacity: true)
+            throw error
+        }
+        try connection.send(merge)
+    }
+
+    func discardBuffered() {
+        rows = 0
+        staging.buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Child rows on PostgreSQL: the parents replaced and their rows staged in two tables; the merge
+/// deletes every staged parent's rows and inserts the rows of the last replace of each parent
+/// (a parent whose last list is empty keeps no rows).
+final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
+    private let connection: PostgresConnection
+    private let context: WriterContext
+    private let table: String
+    private let parentColumn: String
+    private let columns: [String]
+    private var parents: StagingTable
+    private var children: StagingTable
+    private let merge: String
+    private var replaced = 0
+    private var sequence: Int64 = 0
+    private var direct: StatementChildRowsWriter?
+    private var row: [SQLValue] = []
+
+    var tables: [String] { [table] }
+
+    init(
+        connection: PostgresConnection, table: String, parentColumn: String, columns: [String],
+        context: WriterContext
+    ) {
+        self.connection = connection
+        self.context = context
+        self.table = table
+        self.parentColumn = parentColumn
+        self.columns = columns
+        parents = StagingTable(name: "report_stage_\(table)_parents", source: table, columns: [parentColumn])
+        let all = [parentColumn, "position"] + columns
+        children = StagingTable(name: "report_stage_\(table)", source: table, columns: all)
+        let list = all.joined(separator: ", ")
+        let staged = all.map { "c.\($0)" }.joined(separator: ", ")
+        merge =
+            "DELETE FROM \(table) t USING (SELECT DISTINCT \(parentColumn) FROM \(parents.name)) s "
+            + "WHERE t.\(parentColumn) = s.\(parentColumn); "
+            + "INSERT INTO \(table) (\(list)) SELECT \(staged) FROM \(children.name) c JOIN (SELECT \(parentColumn), "
+            + "max(\(stageSequence)) AS \(stageSequence) FROM \(parents.name) GROUP BY \(parentColumn)) l "
+            + "ON c.\(parentColumn) = l.\(parentColumn) AND c.\(stageSequence) = l.\(stageSequence); "
+            + "TRUNCATE \(parents.name), \(children.name)"
+    }
+
+    func replace(parent: String, rows: [[SQLValue]]) throws {
+        guard connection.isInTransaction else {
+            if direct == nil {
+                direct = try StatementChildRowsWriter(
+                    connection: connection, table: table, parentColumn: parentColumn, columns: columns)
+            }
+            try direct!.replace(parent: parent, rows: rows)
+            return
+        }
+        sequence += 1
+        PostgresCopyText.appendRow([.text(parent)], sequence: sequence, to: &parents.buffer)
+        for (position, values) in rows.enumerated() {
+            guard values.count == columns.count else {
+                throw PostgresError(
+                    state: "", message: "\(values.count) values for the \(columns.count) columns of \(table)",
+                    location: connection.location)
+            }
+            row.removeAll(keepingCapacity: true)
+            row.append(.text(parent))
+            row.append(.integer(Int64(position)))
+            row.append(contentsOf: values)
+            PostgresCopyText.appendRow(row, sequence: sequence, to: &children.buffer)
+        }
+        replaced += 1 + rows.count
+        if replaced == 1 + rows.count { context.pending.add(self) }
+        if replaced >= context.limits.rows || parents.buffer.count + children.buffer.count >= context.limits.bytes {
+            context.pending.remove(self)
+            try flushBuffered()
+        }
+    }
+
+    func flush() throws {
+        context.pending.remove(self)
+        try flushBuffered()
+        try connection.awaitPending()
+    }
+
+    func flushBuffered() throws {
+        guard replaced > 0 else { return }
+        replaced = 0
+        do {
+            try parents.send(connection, chunk: context.limits.chunkBytes)
+            try children.send(connection, chunk: context.limits.chunkBytes)
+        } catch {
+            discardBuffered()
+            throw error
+        }
+        try connection.send(merge)
+    }
+
+    func discardBuffered() {
+        replaced = 0
+        parents.buffer.removeAll(keepingCapacity: true)
+        children.buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+@testable import Import
+import ReportTestSupport
+import XCTest
+@testable import Store
+
+/// The PostgreSQL write path of imports (issue 11 item 3): rows COPY-escaped into a TEMP staging
+/// table and merged at each flush. Runs against the throwaway test server on both passes of
+/// `make test`, as the rest of `PostgresStoreTests` does; the writer tests that hold for any
+/// backend run on a SQLite file too.
+extension PostgresStoreTests {
+    private static let valueTable = Migration(
+        domain: "copy", version: 1,
+        sql: """
+            CREATE TABLE t (k TEXT NOT NULL PRIMARY KEY, a TEXT, b INTEGER, c REAL) STRICT;
+            CREATE TABLE p (id TEXT NOT NULL PRIMARY KEY, v TEXT NOT NULL) STRICT;
+            CREATE TABLE pc (p_id TEXT NOT NULL, position INTEGER NOT NULL, x TEXT NOT NULL,
+                PRIMARY KEY (p_id, position)) STRICT;
+            """)
+
+    /// The texts COPY's format treats specially, and those it must leave alone.
+    private static let hostileTexts: [String] = [
+        "tab\there", "new\nline", "carriage\rreturn", "back\\slash", "\\N", "\\", "\\\\N\\", "", " ",
+        "é😀 Ωmega \u{FEFF}", "\u{1}\u{7F}", "'; DROP TABLE t; --", "end\\", "\\t\\n literal", "a\t\n\r\\b",
+    ]
+
+    private func freshPostgres(_ prefix: String) throws -> Database {
+        let database = try Database(path: try PostgresTestServer.shared().freshDatabase(prefix: prefix))
+        try Schema.migrate(database, [Self.valueTable])
+        return database
+    }
+
+    private func freshSQLite(_ name: String) throws -> Database {
+        let database = try Database(path: path(name))
+        try Schema.migrate(database, [Self.valueTable])
+        return database
+    }
+
+    func testCopyTextEscapesTheBytesOfItsFormat() {
+        func text(_ value: SQLValue) -> String {
+            var buffer: [UInt8] = []
+            PostgresCopyText.append(value, to: &buffer)
+            return String(decoding: buffer, as: UTF8.self)
+        }
+        XCTAssertEqual(text(.text("a\tb\nc\rd\\e")), #"a\tb\nc\rd\\e"#)
+        XCTAssertEqual(text(.text("\\N")), #"\\N"#)
+        XCTAssertEqual(text(.null), #"\N"#)
+        XCTAssertEqual(text(.text("")), "")
+        XCTAssertEqual(text(.text("é😀")), "é😀")
+        XCTAssertEqual(text(.text("cut\u{0}here")), "cut", "a NUL ends the text, as a bound C string does")
+        XCTAssertEqual(text(.integer(Int64.min)), "-9223372036854775808")
+        XCTAssertEqual(text(.integer(0)), "0")
+        XCTAssertEqual(text(.real(0.1 + 0.2)), "0.30000000000000004")
+        var row: [UInt8] = []
+        PostgresCopyText.appendRow([.text("x"), .null, .integer(-7)], sequence: 42, to: &row)
+        XCTAssertEqual(String(decoding: row, as: UTF8.self), "x\t\\N\t-7\t42\n")
+    }
+
+    /// Every hostile text, NULL beside the empty string, integers at the edges and doubles that
+    /// need every digit come back as they went in, through COPY and through the prepared upsert
+    /// (outside a transaction), on PostgreSQL as on SQLite.
+    func testValuesRoundTripThroughCopyAsThroughTheUpsert() throws {
+        var rows: [[SQLValue]] = Self.hostileTexts.enumerated().map { index, text in
+            [.text("k\(index) \(text)"), .text(text), .integer(Int64(index)), .real(Double(index) / 3)]
+        }
+        rows.append([.text("nulls"), .null, .null, .null])
+        rows.append([.text("empty"), .text(""), .integer(Int64.min), .real(-1e-300)])
+        rows.append([.text("max"), .text("\\N"), .integer(Int64.max), .real(0.1 + 0.2)])
+        let expected = rows.sorted { $0[0].string! < $1[0].string! }
+        for database in [try freshSQLite("values.sqlite"), try freshPostgres("copyvalues")] {
+            let writer = try database.upsertWriter(table: "t", columns: ["k", "a", "b", "c"], key: ["k"])
+            try database.transaction { for row in rows { try writer.write(row) } }
+            XCTAssertEqual(try database.rows("SELECT k, a, b, c FROM t ORDER BY k"), expected, "\(database.kind)")
+            try database.execute("DELETE FROM t")
+            for row in rows { try writer.write(row) }
+            XCTAssertEqual(try database.rows("SELECT k, a, b, c FROM t ORDER BY k"), expected, "\(database.kind)")
+        }
+    }
+
+    /// A key written three times in one transaction keeps its last row, and a parent's last list of
+    /// children replaces every earlier one (an empty last list leaves none), whether the rows met
+    /// in one flush or across several; a read in the transaction sees what was written.
+    func testTheLastRowOfAKeyWinsWithItsChildRows() throws {
+        for limits in [BulkWriteLimits(), BulkWriteLimits(rows: 3, bytes: 1 << 20, chunkBytes: 3)] {
+            for database in [try freshSQLite("last-\(limits.rows).sqlite"), try freshPostgres("copylast")] {
+                database.bulkWriteLimits = limits
+                try database.run("INSERT INTO p VALUES ('old', 'before')")
+                try database.run("INSERT INTO pc VALUES ('old', 0, 'stale'), ('old', 1, 'stale too')")
+                let parents = try database.upsertWriter(table: "p", columns: ["id", "v"])
+                let children = try ChildRows(database: database, table: "pc", parentColumn: "p_id", columns: ["x"])
+                func put(_ id: String, _ value: String, _ list: [String]) throws {
+                    try parents.write([.text(id), .text(value)])
+                    try children.replace(parent: id, rows: list.map { [.text($0)] })
+                }
+                try database.transaction {
+                    try put("a", "first", ["a0", "a1", "a2"])
+                    try put("b", "only", ["b0"])
+                    try put("a", "second", ["x"])
+                    try put("old", "after", [])
+                    try put("c", "first", ["c0"])
+                    XCTAssertEqual(
+                        try database.rows("SELECT id, v FROM p ORDER BY id").count, 4, "a read sees the writes")
+                    try put("a", "third", ["t0"])
+                    try put("c", "second", [])
+                    try put("a", "fourth", ["a-last0", "a-last1"])
+                }
+                XCTAssertEqual(
+                    try database.rows("SELECT id, v FROM p ORDER BY id"),
+                    [["a", "fourth"], ["b", "only"], ["c", "second"], ["old", "after"]], "\(database.kind)")
+                XCTAssertEqual(
+                    try database.rows("SELECT p_id, position, x FROM pc ORDER BY p_id, position"),
+                    [["a", 0, "a-last0"], ["a", 1, "a-last1"], ["b", 0, "b0"]], "\(database.kind) \(limits.rows)")
+            }
+        }
+    }
+
+    /// Rows far larger than the COPY pieces, with multi-byte characters cut between two pieces,
+    /// over several flushes: all of them arrive whole.
+    func testRowsCutAcrossCopyPiecesAndFlushesArriveWhole() throws {
+        let database = try freshPostgres("copychunks")
+        database.bulkWriteLimits = BulkWriteLimits(rows: 1_000, bytes: 10_000, chunkBytes: 7)
+        let writer = try database.upsertWriter(table: "t", columns: ["k", "a", "b", "c"], key: ["k"])
+        let rows: [[SQLValue]] = (0..<2_500).map { index in
+            let text = String(repeating: "é😀\t\\", count: index % 17) + "\n\(index)"
+            return [.text(String(format: "k%05d", index)), .text(text), .integer(Int64(index)), .real(Double(index))]
+        }
+        try database.transaction { for row in rows { try writer.write(row) } }
+        XCTAssertEqual(try database.rows("SELECT k, a, b, c FROM t ORDER BY k"), rows)
+    }
+
+    /// A row the table refuses fails at the flush before COMMIT: the transaction throws one line
+    /// naming the table, and nothing of it is stored.
+    func testAServerErrorAtTheFlushRollsBackTheWholeTransaction() throws {
+        let database = try freshPostgres("copyfail")
+        let writer = try database.upsertWriter(table: "p", columns: ["id", "v"])
+        XCTAssertThrowsError(
+            try database.transaction {
+                try writer.write([.text("good"), .text("kept?")])
+                try writer.write([.text("bad"), .null])
+            }
+        ) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("23502"), text)
+            XCTAssertTrue(text.contains("\"p\""), text)
+            XCTAssertFalse(text.contains("\n"), text)
+        }
+        XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM p"), 0)
+        // The connection is usable again, and so is the writer.
+        try database.transaction { try writer.write([.text("after"), .text("ok")]) }
+        XCTAssertEqual(try database.rows("SELECT id FROM p"), [["after"]])
+    }
+
+    /// `--strict` and a bad record after many flushes: the file leaves nothing (no row, no child
+    /// row, no log); a file of duplicate keys keeps the last of each with its contexts.
+    func testAFileFailingMidFileUnderStrictStoresNothingAfterFlushes() throws {
+        let url = try PostgresTestServer.shared().freshDatabase(prefix: "copystrict")
+        let database = try Database(path: url)
+        database.bulkWriteLimits = BulkWriteLimits(rows: 50, bytes: 1 << 20, chunkBytes: 64)
+        var options = Importer.Options()
+        options.strict = true
+        let importer = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
+        func flow(_ id: String, _ label: String, _ contexts: [String]) -> String {
+            let list = contexts.map { "\"\($0)\"" }.joined(separator: ", ")
+            return #"{"id": "\#(id)", "userId": "u1", "date": "2026-11-0\#(id.count % 9 + 1)", "#
+                + #""libelleAction": "\#(label)", "etat": "cree", "contexte": [\#(list)]}"#
+        }
+        var records = (0..<95).map { flow("f\($0 % 30)", "v\($0)", ["c\($0)", "d\($0)"]) }
+        let good = try write("flows.json", "[" + records.joined(separator: ",\n") + "]")
+        XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: good, displayName: good)).status, .imported)
+        XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM flows"), 30)
+        XCTAssertEqual(
+            try database.rows("SELECT libelle_action FROM flows WHERE id = 'f4'"), [["v94"]], "the last record wins")
+        XCTAssertEqual(
+            try database.rows("SELECT context FROM flow_contexts WHERE flow_id = 'f4' ORDER BY position"),
+            [["c94"], ["d94"]])
+        XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM flow_contexts"), 60)
+
+        records = (0..<80).map { flow("g\($0)", "w\($0)", ["e\($0)"]) }
+        records.append(#"{"id": "g-bad", "userId": "u1", "date": "2026-13-45", "libelleAction": "x", "etat": "cree"}"#)
+        let bad = try write("flows-bad.json", "[" + records.joined(separator: ",\n") + "]")
+        let outcome = importer.importFile(ImportFiles.Entry(path: bad, displayName: bad))
+        XCTAssertTrue(outcome.failed, "\(outcome.status)")
+        XCTAssertTrue("\(outcome.status)".contains("--strict: nothing of this file was stored"), "\(outcome.status)")
+        XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM flows WHERE id LIKE 'g%'"), 0)
+        XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM flow_contexts WHERE flow_id LIKE 'g%'"), 0)
+        XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM import_log"), 1)
+        XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM flow_contexts"), 60, "the first file is intact")
+    }
+}
