@@ -19,6 +19,9 @@ final class PostgresConnection: StoreConnection {
     /// The SQL of a command sent without waiting for its result (a writer's merge): read before
     /// the next command, which fails with its error if it had one (`PostgresRowWriters.swift`).
     var pendingSQL: String?
+    /// The query whose rows are being read in single-row mode, if any: nothing else can be sent
+    /// until they are all read (`finishStream`). Weak: the statement owns the connection.
+    private weak var activeStream: PostgresStatement?
 
     /// The advisory lock every writing transaction holds ("RPRT"), and the one `report nightly` holds.
     static let writerLock: Int64 = 0x5250_5254
@@ -78,6 +81,18 @@ final class PostgresConnection: StoreConnection {
     }
 
     deinit { PQfinish(handle) }
+
+    func streamStarted(_ statement: PostgresStatement) { activeStream = statement }
+
+    func streamEnded(_ statement: PostgresStatement) {
+        if activeStream === statement { activeStream = nil }
+    }
+
+    /// Reads the rest of a streaming query's rows ahead, so that another command can be sent.
+    func finishStream() {
+        activeStream?.drain()
+        activeStream = nil
+    }
 
     /// A name for the next server-side prepared statement of this connection.
     func nextStatementName() -> String {

@@ -40,6 +40,7 @@ extension PostgresConnection: BulkWritingConnection {
 
     /// Reads the result of the command sent without waiting, if any; throws its error.
     func awaitPending() throws {
+        finishStream()
         guard let sql = pendingSQL else { return }
         pendingSQL = nil
         if let failure = drainResults(sql: sql) { throw failure }

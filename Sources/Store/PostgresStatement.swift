@@ -2,7 +2,14 @@ import CLibPQ
 import Foundation
 
 /// A PostgreSQL statement: parameters sent as text (the server parses them by the column or
-/// operator they meet), the whole result received on the first `step`, rows then read from it.
+/// operator they meet).
+///
+/// A query (`SELECT`, `WITH`, `VALUES`) streams: it runs in libpq's single-row mode, so a report
+/// over millions of rows holds one row at a time, as a SQLite cursor does, instead of the whole
+/// result. While its rows are being read the connection can run nothing else; when something
+/// else needs it (another statement, a write, a commit), the rest of the rows are read ahead into
+/// memory first (`drain`), which is what every query cost before. Other statements receive their
+/// whole result on the first `step`.
 ///
 /// A statement run once (most queries of a report) costs one round trip (`PQexecParams`); from
 /// its second run on it is prepared on the server (`PQprepare`, then `PQexecPrepared`), so that an
@@ -21,16 +28,29 @@ final class PostgresStatement: StoreStatement {
     private var row = -1
     private var rowCount = 0
     private var types: [UInt32] = []
+    /// Whether this statement's SQL returns rows and so runs in single-row mode.
+    private let streams: Bool
+    /// A run has started and its last row has not been reached (the next `step` reads on).
+    private var running = false
+    /// Rows of a streaming run are still on the wire (`PQgetResult` gives more).
+    private var live = false
+    /// Results read ahead by `drain`, handed out before reading the wire again.
+    private var drained: [OpaquePointer] = []
+    private var drainedIndex = 0
 
     init(connection: PostgresConnection, sql: String) {
         self.connection = connection
         self.sql = sql
         text = PostgresSQL.placeholders(sql)
+        let keyword = sql.drop(while: { $0.isWhitespace || $0 == "(" }).prefix(6).uppercased()
+        streams = keyword.hasPrefix("SELECT") || keyword.hasPrefix("WITH") || keyword.hasPrefix("VALUES")
     }
 
     deinit {
         clearParameters()
+        discardStream()
         if let result { PQclear(result) }
+        connection.finishStream()
         // Not while a merge runs: PQexec would read and drop its result, an error included.
         if let preparedName, PQstatus(connection.handle) == CONNECTION_OK, connection.pendingSQL == nil {
             PQclear(PQexec(connection.handle, "DEALLOCATE \(preparedName)"))
@@ -62,26 +82,92 @@ final class PostgresStatement: StoreStatement {
     }
 
     func reset() {
+        discardStream()
         if let result { PQclear(result) }
         result = nil
         row = -1
         rowCount = 0
+        running = false
         clearParameters()
     }
 
     func step() throws -> Bool {
-        if result == nil || row >= rowCount {
+        if !running {
             // First step, or a step after the last row: run (again), as SQLite does.
-            if result != nil {
-                PQclear(result)
-                result = nil
-            }
+            discardStream()
+            if let result { PQclear(result) }
+            result = nil
+            rowCount = 0
             try execute()
+            running = true
             row = 0
         } else {
             row += 1
         }
-        return row < rowCount
+        if row < rowCount { return true }
+        if streams, try nextStreamedRow() { return true }
+        running = false
+        return false
+    }
+
+    /// Moves to the next row of a streaming run (single-row results, then the final empty one).
+    private func nextStreamedRow() throws -> Bool {
+        while let next = nextResult() {
+            if let result { PQclear(result) }
+            result = next
+            row = 0
+            rowCount = 0
+            let status = PQresultStatus(next)
+            if types.isEmpty && (status == PGRES_SINGLE_TUPLE || status == PGRES_TUPLES_OK) {
+                types = (0..<Int(PQnfields(next))).map { PQftype(next, Int32($0)) }
+            }
+            switch status {
+            case PGRES_SINGLE_TUPLE:
+                rowCount = 1
+                return true
+            case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
+                try connection.check(next, sql: sql)
+            default:
+                let failure = connection.error(next, sql: sql)
+                discardStream()
+                running = false
+                throw failure
+            }
+        }
+        return false
+    }
+
+    /// The next result of a streaming run: read ahead, else from the wire; nil at its end.
+    private func nextResult() -> OpaquePointer? {
+        if drainedIndex < drained.count {
+            defer { drainedIndex += 1 }
+            return drained[drainedIndex]
+        }
+        drained.removeAll(keepingCapacity: true)
+        drainedIndex = 0
+        guard live else { return nil }
+        if let next = PQgetResult(connection.handle) { return next }
+        live = false
+        connection.streamEnded(self)
+        return nil
+    }
+
+    /// Reads the rest of a streaming run into memory, so that the connection can run something
+    /// else; `step` then hands those rows out as if they came from the wire.
+    func drain() {
+        guard live else { return }
+        while let next = PQgetResult(connection.handle) { drained.append(next) }
+        live = false
+        connection.streamEnded(self)
+    }
+
+    /// Drops what is left of a streaming run (its remaining rows are read and thrown away: a
+    /// cancel would abort the transaction the report reads in).
+    private func discardStream() {
+        drain()
+        for index in drainedIndex..<drained.count { PQclear(drained[index]) }
+        drained.removeAll(keepingCapacity: true)
+        drainedIndex = 0
     }
 
     private func execute() throws {
@@ -95,6 +181,26 @@ final class PostgresStatement: StoreStatement {
             preparedName = name
         }
         let count = Int32(parameters.count)
+        if streams {
+            let sent: Int32 = parameters.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress!.withMemoryRebound(
+                    to: UnsafePointer<CChar>?.self, capacity: max(1, buffer.count)
+                ) { values in
+                    if let preparedName {
+                        return PQsendQueryPrepared(
+                            connection.handle, preparedName, count, buffer.isEmpty ? nil : values, nil, nil, 0)
+                    }
+                    return PQsendQueryParams(
+                        connection.handle, text, count, nil, buffer.isEmpty ? nil : values, nil, nil, 0)
+                }
+            }
+            guard sent == 1 else { throw connection.error(nil, sql: sql) }
+            PQsetSingleRowMode(connection.handle)
+            live = true
+            connection.streamStarted(self)
+            types = []
+            return
+        }
         let executed: OpaquePointer? = parameters.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, buffer.count)) {
                 values in
@@ -114,7 +220,7 @@ final class PostgresStatement: StoreStatement {
         types = (0..<Int(PQnfields(executed))).map { PQftype(executed, Int32($0)) }
     }
 
-    var columnCount: Int { result.map { Int(PQnfields($0)) } ?? 0 }
+    var columnCount: Int { result.map { Int(PQnfields($0)) } ?? types.count }
 
     func isNull(_ column: Int) -> Bool {
         guard let result, row < rowCount else { return true }
