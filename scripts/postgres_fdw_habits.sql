@@ -4,8 +4,8 @@
 -- every user's rows live on one shard and `report` keeps talking to the coordinator only.
 --
 -- Before running it, on the coordinator and on every shard, `report import` once (any file) so that
--- each holds `report`'s schema; then, on the coordinator, one foreign server per shard named
--- shard1 … shardN with a user mapping:
+-- each holds `report`'s schema, and scripts/postgres_fdw_shard.sql on every shard; then, on the
+-- coordinator, one foreign server per shard named shard1 … shardN with a user mapping:
 --   CREATE EXTENSION postgres_fdw;
 --   CREATE SERVER shard1 FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '…', port '5432', dbname 'report');
 --   CREATE USER MAPPING FOR CURRENT_USER SERVER shard1 OPTIONS (user 'report', password '…');

@@ -2,7 +2,11 @@
 # Domain benchmarks (issues 4, 5, 6): a generated data set imported, then its report written in
 # every format, each under /usr/bin/time. Prints wall time, CPU time and peak RSS of both steps.
 #
-#   bench/domains/run.sh fleet|habits|bookings [SCALE]     (SCALE defaults to 1)
+#   bench/domains/run.sh fleet|habits|bookings [SCALE [BACKEND]]   (SCALE 1, BACKEND sqlite)
+#
+# BACKEND postgresql starts a throwaway PostgreSQL cluster in the work folder (initdb + pg_ctl on
+# a Unix socket, as the `postgres` user when run as root, default durability) and imports and
+# reports through `--db postgresql://…`; it is stopped and removed at the end.
 #
 # fleet: one 30-day event, 2,000 cars, 300,000 assignments      → report fleet --event salon-bench
 # habits: 10,000 users over 365 days                           → report habits --from … --to … (the year)
@@ -12,9 +16,15 @@ set -euo pipefail
 
 profile="${1:?usage: bench/domains/run.sh fleet|habits|bookings [SCALE]}"
 scale="${2:-1}"
+backend="${3:-sqlite}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/domain-bench.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+cleanup() {
+    if [ -n "${pg_ctl:-}" ]; then as_postgres "$pg_ctl" -D "$work/pg" -m immediate -w stop >/dev/null 2>&1 || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 as_of="2026-11-29T06:00:00+01:00"
 
 case "$profile" in
@@ -40,7 +50,22 @@ step() {
     printf '%-10s %10.2f %10.2f %12.1f\n' "$name" "$wall" "$(awk "BEGIN { print $user + $sys }")" "$(awk "BEGIN { print $rss / 1024 }")"
 }
 
+case "$backend" in
+    sqlite) db="$work/db.sqlite" ;;
+    postgresql)
+        bindir="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
+        pg_ctl="$bindir/pg_ctl"
+        [ "$(id -u)" = 0 ] && chown postgres "$work"
+        as_postgres "$bindir/initdb" -D "$work/pg" -A trust -U postgres -E UTF8 --locale=C >/dev/null
+        as_postgres "$pg_ctl" -D "$work/pg" -o "-k $work -c listen_addresses=" -l "$work/pg.log" -w start >/dev/null
+        as_postgres "$bindir/createdb" -h "$work" -U postgres -T template0 report
+        db="postgresql://postgres@/report?host=$work"
+        echo "backend: PostgreSQL $("$bindir/postgres" --version | awk '{print $3}'), Unix socket, default durability"
+        ;;
+    *) echo "unknown backend $backend (sqlite, postgresql)" >&2; exit 2 ;;
+esac
+
 mkdir -p "$work/out-reports"
-step import "$bin/report" import --db "$work/db.sqlite" "$work/data"
-step report "$bin/report" "${report_args[@]}" --db "$work/db.sqlite" --as-of "$as_of" --xlsx --csv --md -o "$work/out-reports"
+step import "$bin/report" import --busy-timeout 600 --db "$db" "$work/data"
+step report "$bin/report" "${report_args[@]}" --db "$db" --as-of "$as_of" --xlsx --csv --md -o "$work/out-reports"
 echo "outputs: $(du -sm "$work/out-reports" | cut -f1) MB in $(find "$work/out-reports" -type f | wc -l) files"
