@@ -91,5 +91,7 @@ public enum HabitsSchema {
             """)
 
     /// Every habits migration, oldest first.
-    public static let migrations: [Migration] = [version1, HabitsStreakStateSchema.version2]
+    public static let migrations: [Migration] = [
+        version1, HabitsStreakStateSchema.version2, HabitsStreakStateSchema.version3,
+    ]
 }

@@ -102,6 +102,35 @@ public enum HabitsStreakStateSchema {
             END;
             """, postgresql: stateTable + "\n" + postgresqlTriggers)
 
+    /// Step 3, PostgreSQL's stand-in for SQLite's `PRAGMA data_version`: a counter that every
+    /// statement writing what the cache summarises (tasks, flows, focus sessions, users) bumps, in
+    /// its own transaction. A report reads it in its snapshot and, before saving states, locks its
+    /// row (`FOR UPDATE NOWAIT`): a writer that committed since the snapshot makes that a
+    /// serialization failure, one still running makes it a lock failure, a changed value tells a
+    /// commit between the read and a later transaction; each skips the save. Once the report holds
+    /// the row, a writer waits for it at its first statement, so its triggers run after the saved
+    /// states exist and invalidate them as on SQLite. Statement triggers: one bump per COPY merge,
+    /// not per row. On SQLite the step is empty (`data_version` does this there).
+    public static let version3 = Migration(
+        domain: "habits", version: 3, sql: "",
+        postgresql: """
+            CREATE TABLE habits_changes (version BIGINT NOT NULL);
+            INSERT INTO habits_changes (version) VALUES (0);
+            CREATE FUNCTION habits_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE habits_changes SET version = version + 1;
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER tasks_changed AFTER INSERT OR UPDATE OR DELETE ON tasks
+                FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
+            CREATE TRIGGER flows_changed AFTER INSERT OR UPDATE OR DELETE ON flows
+                FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
+            CREATE TRIGGER focus_sessions_changed AFTER INSERT OR UPDATE OR DELETE ON focus_sessions
+                FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
+            CREATE TRIGGER users_changed AFTER INSERT OR UPDATE OR DELETE ON users
+                FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
+            """)
+
     /// The same triggers on PostgreSQL: one plpgsql function per table (`LEAST` for SQLite's scalar
     /// `min`, `IS DISTINCT FROM` for `IS NOT`).
     private static var postgresqlTriggers: String {

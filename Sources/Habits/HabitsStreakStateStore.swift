@@ -15,10 +15,11 @@ struct HabitsCachedState: Sendable, Equatable {
 /// from a day before its first). Saving happens after the report's read transaction, in a write
 /// transaction of its own, and only if no other connection committed since before the read
 /// began (`PRAGMA data_version`): otherwise the states could describe data an import has changed
-/// since, after its triggers ran. The cache is an optimisation, so a database that cannot be
-/// written (read-only, locked) only costs the next report a longer read; the report still succeeds.
-/// PostgreSQL has no `data_version`: there the cache is never written, so every report walks the
-/// whole history (the same figures; the nightly's speed-up is SQLite's for now).
+/// since, after its triggers ran. PostgreSQL has no `data_version`: there the version is the
+/// `habits_changes` counter (schema step 3) and the save locks its row first, which fails when a
+/// writer committed since the report's snapshot or is writing now. The cache is an optimisation,
+/// so a database that cannot be written (read-only, locked) only costs the next report a longer
+/// read; the report still succeeds.
 struct HabitsStreakStateStore {
     /// How many days before the period's last day a report saves its checkpoint. An import of
     /// the next night's files invalidates states from a few days before their records' days
@@ -29,13 +30,14 @@ struct HabitsStreakStateStore {
 
     let database: Database
     let dayStartMinutes: Int
-    /// `PRAGMA data_version` before the report's read transaction; nil where there is none.
+    /// `PRAGMA data_version` (SQLite) or `habits_changes.version` (PostgreSQL) when the report
+    /// began reading.
     private let dataVersion: Int64?
 
     init(database: Database, dayStartMinutes: Int) throws {
         self.database = database
         self.dayStartMinutes = dayStartMinutes
-        dataVersion = database.kind == .sqlite ? try database.scalarInt("PRAGMA data_version") : nil
+        dataVersion = try database.scalarInt(Self.versionSQL(database.kind, locking: false))
     }
 
     /// The states before `first`, by user id (inside the report's read transaction).
@@ -65,7 +67,7 @@ struct HabitsStreakStateStore {
     func save(_ checkpoints: [(userId: String, state: HabitsCachedState)]) {
         guard !checkpoints.isEmpty, let dataVersion else { return }
         try? database.transaction {
-            guard try database.scalarInt("PRAGMA data_version") == dataVersion else { return }
+            guard try database.scalarInt(Self.versionSQL(database.kind, locking: true)) == dataVersion else { return }
             let upsert = try database.prepare(
                 """
                 INSERT INTO habits_streak_state (user_id, day_start, through_day, last_record_day, consistency,
@@ -90,6 +92,15 @@ struct HabitsStreakStateStore {
                 ])
                 try upsert.run()
             }
+        }
+    }
+
+    /// The version query; `locking` takes the PostgreSQL counter's row for the rest of the
+    /// transaction, failing at once (serialization or lock failure) if a writer got there first.
+    private static func versionSQL(_ kind: StoreKind, locking: Bool) -> String {
+        switch kind {
+        case .sqlite: return "PRAGMA data_version"
+        case .postgresql: return "SELECT version FROM habits_changes" + (locking ? " FOR UPDATE NOWAIT" : "")
         }
     }
 

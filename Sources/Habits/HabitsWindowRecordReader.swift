@@ -29,7 +29,7 @@ final class HabitsWindowRecordReader {
             SELECT unixepoch(date) / 86400, state = 'terminee', completed_at_us FROM tasks
             WHERE user_id = ?1 AND date BETWEEN ?2 AND ?3
             UNION ALL
-            SELECT unixepoch(date) / 86400, 1, completed_at_us FROM tasks
+            SELECT unixepoch(date) / 86400, state = 'terminee', completed_at_us FROM tasks
             WHERE user_id = ?1 AND state = 'terminee' AND completed_at_us IS NOT NULL
               AND completed_at_us >= ?4 AND completed_at_us < ?5 AND date NOT BETWEEN ?2 AND ?3
             """)

@@ -13,8 +13,6 @@ final class HabitsStreakStateTests: XCTestCase {
     private var store: HabitsTestStore!
 
     override func setUpWithError() throws {
-        // The cache is written on SQLite only (PostgreSQL has no data_version; HabitsStreakStateStore).
-        try XCTSkipIf(TestStore.backend == .postgresql, "the streak-state cache is SQLite's")
         store = try HabitsTestStore()
     }
     override func tearDown() { store = nil }
@@ -139,13 +137,12 @@ final class HabitsStreakStateTests: XCTestCase {
     func testStatesAreNotSavedWhenAnotherConnectionWroteSinceTheReadBegan() throws {
         try store.user("u1", timezone: "Europe/Paris")
         for day in 1...20 { try store.task("t\(day)", date: String(format: "2026-11-%02d", day)) }
-        let path = store.directory.appendingPathComponent("t.sqlite").path
         let saver = try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0)
         let state = HabitsCachedState(
             walk: HabitsWalkState(throughDay: 20_400, consistency: 0.5), latestSessionEnd: nil)
         // An import on another connection commits after the report began reading: its triggers ran
         // before the states exist, so saving them now could keep figures the import changed.
-        let other = try Database(path: path)
+        let other = try Database(path: store.location)
         try other.run("UPDATE tasks SET state = 'a_faire' WHERE id = 't3'")
         saver.save([("u1", state)])
         XCTAssertEqual(try store.count("habits_streak_state"), 0)
@@ -156,7 +153,40 @@ final class HabitsStreakStateTests: XCTestCase {
             [["u1", 20_400, .real(0.5)]])
     }
 
+    /// PostgreSQL (`habits_changes`, schema step 3): a writer that commits after the report's
+    /// snapshot began, or is still writing when the report saves, stops the save; with neither,
+    /// the save goes through and a later writer's triggers see the saved states.
+    func testOnPostgreSQLAWriterDuringTheReportStopsTheSave() throws {
+        try XCTSkipIf(TestStore.backend != .postgresql, "the habits_changes counter is PostgreSQL's")
+        try store.user("u1", timezone: "Europe/Paris")
+        for day in 1...20 { try store.task("t\(day)", date: String(format: "2026-11-%02d", day)) }
+        // A state after all the tasks' days, so that a change to any of them invalidates it.
+        let state = HabitsCachedState(
+            walk: HabitsWalkState(throughDay: Day("2026-11-25")!.ordinal, consistency: 0.5), latestSessionEnd: nil)
+        let other = try Database(path: store.location)
+        // Committed after the report's snapshot: the lock of the counter's row is a serialization failure.
+        try store.database.transaction(immediate: false) {
+            let saver = try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0)
+            try other.run("UPDATE tasks SET state = 'a_faire' WHERE id = 't3'")
+            saver.save([("u1", state)])
+        }
+        XCTAssertEqual(try store.count("habits_streak_state"), 0)
+        // Still writing when the report saves: the counter's row is locked, the save gives up at once.
+        try other.execute("BEGIN")
+        try other.run("UPDATE tasks SET state = 'terminee' WHERE id = 't3'")
+        try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0).save([("u1", state)])
+        XCTAssertEqual(try store.count("habits_streak_state"), 0)
+        try other.execute("ROLLBACK")
+        // Nobody writing: saved, and a later write's triggers invalidate it.
+        try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0).save([("u1", state)])
+        XCTAssertEqual(try store.count("habits_streak_state"), 1)
+        try other.run("UPDATE tasks SET state = 'a_faire' WHERE id = 't20'")
+        XCTAssertEqual(try store.count("habits_streak_state"), 0)
+    }
+
     func testAReadOnlyDatabaseStillGivesTheReportAndSavesNothing() throws {
+        // On a server, what a connection may write is its role's grants, not how it was opened.
+        try XCTSkipIf(TestStore.backend == .postgresql, "a read-only open is SQLite's")
         try store.user("u1", timezone: "Europe/Paris")
         for day in 1...20 { try store.task("t\(day)", date: String(format: "2026-11-%02d", day)) }
         let path = store.directory.appendingPathComponent("t.sqlite").path

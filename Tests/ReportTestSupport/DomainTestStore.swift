@@ -12,6 +12,8 @@ public final class DomainTestStore {
     public let module: DomainModule
     public let directory: URL
     public let database: Database
+    /// Where `database` is: a file path, or a URL of the PostgreSQL test server (for a second connection).
+    public let location: String
     private var importers: [ExportKind: ErasedKindImporter] = [:]
     private var sequence: Int64 = 0
 
@@ -20,7 +22,8 @@ public final class DomainTestStore {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "\(module.name.rawValue)-tests-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        database = try Database(path: try TestStore.freshLocation(in: directory.path))
+        location = try TestStore.freshLocation(in: directory.path)
+        database = try Database(path: location)
         try Schema.migrate(database, Schema.core + module.migrations)
     }
 
