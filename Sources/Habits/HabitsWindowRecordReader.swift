@@ -26,16 +26,16 @@ final class HabitsWindowRecordReader {
         user = try database.prepare("SELECT timezone FROM users WHERE id = ?")
         tasks = try database.prepare(
             """
-            SELECT unixepoch(date) / 86400, state = 'terminee', completed_at_us FROM tasks
+            SELECT date, state = 'terminee', completed_at_us FROM tasks
             WHERE user_id = ?1 AND date BETWEEN ?2 AND ?3
             UNION ALL
-            SELECT unixepoch(date) / 86400, state = 'terminee', completed_at_us FROM tasks
+            SELECT date, state = 'terminee', completed_at_us FROM tasks
             WHERE user_id = ?1 AND state = 'terminee' AND completed_at_us IS NOT NULL
               AND completed_at_us >= ?4 AND completed_at_us < ?5 AND date NOT BETWEEN ?2 AND ?3
             """)
         flows = try database.prepare(
             """
-            SELECT f.id, unixepoch(f.date) / 86400, f.etat = 'termine', f.steps_total, f.steps_done,
+            SELECT f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
                    f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
             FROM flows f LEFT JOIN flow_contexts c ON c.flow_id = f.id AND f.etat = 'termine'
             WHERE f.id IN (
@@ -56,7 +56,7 @@ final class HabitsWindowRecordReader {
             """)
         moods = try database.prepare(
             """
-            SELECT unixepoch(date) / 86400, mood FROM moods WHERE user_id = ?1 AND date BETWEEN ?2 AND ?3
+            SELECT date, mood FROM moods WHERE user_id = ?1 AND date BETWEEN ?2 AND ?3
             """)
     }
 

@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import Time
 
 /// A PostgreSQL statement: parameters sent as text (the server parses them by the column or
 /// operator they meet).
@@ -260,6 +261,14 @@ final class PostgresStatement: StoreStatement {
         let count = Int(PQgetlength(result, Int32(row), Int32(column)))
         return text.withMemoryRebound(to: UInt8.self, capacity: count) {
             String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+        }
+    }
+
+    func day(_ column: Int) -> Day? {
+        guard let text = raw(column), let result else { return nil }
+        let count = Int(PQgetlength(result, Int32(row), Int32(column)))
+        return text.withMemoryRebound(to: UInt8.self, capacity: count) {
+            Day.parse(UnsafeBufferPointer(start: $0, count: count)[...])
         }
     }
 

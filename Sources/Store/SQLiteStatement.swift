@@ -1,4 +1,5 @@
 import CSQLite
+import Time
 
 /// A compiled SQLite statement, reused for every row of an import. Not Sendable: it belongs to
 /// its connection's thread.
@@ -63,6 +64,12 @@ final class SQLiteStatement: StoreStatement {
         guard let pointer = sqlite3_column_text(handle, Int32(column)) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, Int32(column)))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    func day(_ column: Int) -> Day? {
+        guard let pointer = sqlite3_column_text(handle, Int32(column)) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+        return Day.parse(UnsafeBufferPointer(start: pointer, count: count)[...])
     }
 
     func value(_ column: Int) -> SQLValue {

@@ -1,3 +1,5 @@
+import Time
+
 /// A value bound to or read from the store.
 public enum SQLValue: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     case null
@@ -73,5 +75,7 @@ public final class Statement {
     public func doubleOrNil(_ column: Int) -> Double? { isNull(column) ? nil : double(column) }
     public func string(_ column: Int) -> String { backend.string(column) }
     public func stringOrNil(_ column: Int) -> String? { isNull(column) ? nil : string(column) }
+    /// A `YYYY-MM-DD` column as a `Day`, read from its bytes; nil for NULL or another text.
+    public func day(_ column: Int) -> Day? { backend.day(column) }
     public func value(_ column: Int) -> SQLValue { backend.value(column) }
 }

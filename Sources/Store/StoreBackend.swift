@@ -1,3 +1,5 @@
+import Time
+
 /// What a store backend (SQLite, PostgreSQL) provides to `Database` and `Statement`, which are the
 /// only types domains, importers and commands name.
 ///
@@ -48,6 +50,8 @@ public protocol StoreStatement: AnyObject {
     func int64(_ column: Int) -> Int64
     func double(_ column: Int) -> Double
     func string(_ column: Int) -> String
+    /// A `YYYY-MM-DD` column parsed from its bytes (no `String` made); nil for NULL or another text.
+    func day(_ column: Int) -> Day?
     func value(_ column: Int) -> SQLValue
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Time
 import ReportTestSupport
 import XCTest
 @testable import ReportCLI
@@ -87,6 +88,21 @@ final class PostgresStoreTests: CLITestCase {
         XCTAssertEqual(run.out, "")
         if let secret { XCTAssertFalse(run.err.contains(secret), run.err) }
         return run
+    }
+
+    /// `Statement.day` reads a `YYYY-MM-DD` column from its bytes, the same on both backends.
+    func testDaysAreReadFromTheColumnBytesOnBothBackends() throws {
+        let sqlite = try Database(path: path("days.sqlite"))
+        let postgres = try Database(path: try PostgresTestServer.shared().freshDatabase(prefix: "days"))
+        for database in [sqlite, postgres] {
+            let statement = try database.prepare("SELECT '2026-11-28', '1969-12-31', NULL, 'not a day', '2026-02-30'")
+            XCTAssertTrue(try statement.step())
+            XCTAssertEqual(statement.day(0), Day("2026-11-28"), "\(database.kind)")
+            XCTAssertEqual(statement.day(1)?.ordinal, -1, "\(database.kind)")
+            XCTAssertNil(statement.day(2), "\(database.kind): NULL")
+            XCTAssertNil(statement.day(3), "\(database.kind): other text")
+            XCTAssertNil(statement.day(4), "\(database.kind): no such date")
+        }
     }
 
     func testAnUnreachableServerIsOneLineAndExit1() throws {
