@@ -44,17 +44,17 @@ BEGIN
 END $$;
 
 -- The triggers that keep the streak cache (habits_streak_state, on the coordinator) honest went
--- with the old tables: the same functions, on the partitioned tables (row triggers for the
--- cache, statement triggers for its change counter habits_changes).
-CREATE TRIGGER tasks_streak_state AFTER INSERT OR UPDATE OR DELETE ON tasks
-    FOR EACH ROW EXECUTE FUNCTION tasks_streak_state();
-CREATE TRIGGER flows_streak_state AFTER INSERT OR UPDATE OR DELETE ON flows
-    FOR EACH ROW EXECUTE FUNCTION flows_streak_state();
-CREATE TRIGGER focus_sessions_streak_state AFTER INSERT OR UPDATE OR DELETE ON focus_sessions
-    FOR EACH ROW EXECUTE FUNCTION focus_sessions_streak_state();
-CREATE TRIGGER tasks_changed AFTER INSERT OR UPDATE OR DELETE ON tasks
-    FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
-CREATE TRIGGER flows_changed AFTER INSERT OR UPDATE OR DELETE ON flows
-    FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
-CREATE TRIGGER focus_sessions_changed AFTER INSERT OR UPDATE OR DELETE ON focus_sessions
-    FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
+-- with the old tables. A table with foreign partitions cannot collect a statement's rows, so the
+-- cache is invalidated row by row here (the functions of habits schema step 2, kept for this),
+-- and the change counter habits_changes by statement.
+DO $$
+DECLARE
+    activity text;
+BEGIN
+    FOREACH activity IN ARRAY ARRAY['tasks', 'flows', 'focus_sessions'] LOOP
+        EXECUTE format('CREATE TRIGGER %I AFTER INSERT OR UPDATE OR DELETE ON %I '
+            || 'FOR EACH ROW EXECUTE FUNCTION %I()', activity || '_streak_state', activity, activity || '_streak_state');
+        EXECUTE format('CREATE TRIGGER %I AFTER INSERT OR UPDATE OR DELETE ON %I '
+            || 'FOR EACH STATEMENT EXECUTE FUNCTION habits_changed()', activity || '_changed', activity);
+    END LOOP;
+END $$;

@@ -5,9 +5,15 @@
 -- (habits_changes) and their triggers; a shard's own copies of those triggers would fire for every
 -- write of the coordinator, in a postgres_fdw session whose search_path is pg_catalog only, and fail. A shard keeps its tables, keys and
 -- indexes, and nothing else runs on it.
-DROP TRIGGER IF EXISTS tasks_streak_state ON tasks;
-DROP TRIGGER IF EXISTS flows_streak_state ON flows;
-DROP TRIGGER IF EXISTS focus_sessions_streak_state ON focus_sessions;
-DROP TRIGGER IF EXISTS tasks_changed ON tasks;
-DROP TRIGGER IF EXISTS flows_changed ON flows;
-DROP TRIGGER IF EXISTS focus_sessions_changed ON focus_sessions;
+DO $$
+DECLARE
+    activity text;
+    suffix text;
+BEGIN
+    FOREACH activity IN ARRAY ARRAY['tasks', 'flows', 'focus_sessions'] LOOP
+        FOREACH suffix IN ARRAY ARRAY['streak_state_inserted', 'streak_state_deleted', 'streak_state_updated',
+                                      'changed'] LOOP
+            EXECUTE format('DROP TRIGGER IF EXISTS %I ON %I', activity || '_' || suffix, activity);
+        END LOOP;
+    END LOOP;
+END $$;

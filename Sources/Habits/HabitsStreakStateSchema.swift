@@ -111,9 +111,16 @@ public enum HabitsStreakStateSchema {
     /// the row, a writer waits for it at its first statement, so its triggers run after the saved
     /// states exist and invalidate them as on SQLite. Statement triggers: one bump per COPY merge,
     /// not per row. On SQLite the step is empty (`data_version` does this there).
+    ///
+    /// On PostgreSQL the step also replaces step 2's row triggers by statement triggers over
+    /// transition tables: an import's merge writes 50,000 rows a statement, and one set-based
+    /// delete per statement costs far less than a plpgsql call and an index probe per row (the
+    /// 1M-task import spent half its server time in them). Same invalidation, same rows. Step 2's
+    /// row functions stay: a table with foreign partitions cannot collect transition rows, so the
+    /// sharded layout (scripts/postgres_fdw_habits.sql) puts the row triggers back there.
     public static let version3 = Migration(
         domain: "habits", version: 3, sql: "",
-        postgresql: """
+        postgresql: postgresqlStatementTriggers + """
             CREATE TABLE habits_changes (version BIGINT NOT NULL);
             INSERT INTO habits_changes (version) VALUES (0);
             CREATE FUNCTION habits_changed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -130,6 +137,73 @@ public enum HabitsStreakStateSchema {
             CREATE TRIGGER users_changed AFTER INSERT OR UPDATE OR DELETE ON users
                 FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
             """)
+
+    /// Step 3's PostgreSQL triggers: per table, one function run once per statement with the
+    /// statement's rows (`new_rows`, `old_rows`), deleting the states step 2's row triggers deleted.
+    private static var postgresqlStatementTriggers: String {
+        func function(
+            table: String, key: String, user: String, columns: [String], earliest: (String) -> String
+        ) -> String {
+            let changed =
+                "(" + columns.map { "o.\($0)" }.joined(separator: ", ") + ") IS DISTINCT FROM ("
+                + columns.map { "n.\($0)" }.joined(separator: ", ") + ")"
+            func invalidate(_ rows: String) -> String {
+                """
+                DELETE FROM habits_streak_state s
+                        USING (SELECT x.user_id, min(x.earliest) AS earliest FROM (\(rows)) x GROUP BY x.user_id) c
+                        WHERE s.user_id = c.user_id AND s.through_day >= c.earliest;
+                """
+            }
+            func rows(_ alias: String, from table: String, _ condition: String = "TRUE") -> String {
+                "SELECT \(alias).\(user) AS user_id, \(earliest(alias)) AS earliest FROM \(table) WHERE \(condition)"
+            }
+            let updated = [
+                rows("o", from: "old_rows o JOIN new_rows n ON n.\(key) = o.\(key)", changed),
+                rows("n", from: "old_rows o JOIN new_rows n ON n.\(key) = o.\(key)", changed),
+                rows("o", from: "old_rows o", "NOT EXISTS (SELECT 1 FROM new_rows n WHERE n.\(key) = o.\(key))"),
+                rows("n", from: "new_rows n", "NOT EXISTS (SELECT 1 FROM old_rows o WHERE o.\(key) = n.\(key))"),
+            ].joined(separator: " UNION ALL ")
+            return """
+                DROP TRIGGER \(table)_streak_state ON \(table);
+                CREATE FUNCTION \(table)_streak_state_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF TG_OP = 'INSERT' THEN
+                        \(invalidate(rows("n", from: "new_rows n")))
+                    ELSIF TG_OP = 'DELETE' THEN
+                        \(invalidate(rows("o", from: "old_rows o")))
+                    ELSE
+                        \(invalidate(updated))
+                    END IF;
+                    RETURN NULL;
+                END $$;
+                CREATE TRIGGER \(table)_streak_state_inserted AFTER INSERT ON \(table)
+                    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION \(table)_streak_state_rows();
+                CREATE TRIGGER \(table)_streak_state_deleted AFTER DELETE ON \(table)
+                    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION \(table)_streak_state_rows();
+                CREATE TRIGGER \(table)_streak_state_updated AFTER UPDATE ON \(table)
+                    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+                    FOR EACH STATEMENT EXECUTE FUNCTION \(table)_streak_state_rows();
+
+                """
+        }
+        let dayOfRecord = { (row: String) in
+            "LEAST(\(dateDay(row + ".date")), coalesce(\(earliestDay(row + ".completed_at_us")), "
+                + "\(dateDay(row + ".date"))))"
+        }
+        return function(
+            table: "tasks", key: "id", user: "user_id", columns: ["user_id", "date", "state", "completed_at_us"],
+            earliest: dayOfRecord)
+            + function(
+                table: "flows", key: "id", user: "user_id", columns: ["user_id", "date", "etat", "completed_at_us"],
+                earliest: dayOfRecord)
+            + function(
+                table: "focus_sessions", key: "id", user: "user_id", columns: focusSessionColumns,
+                earliest: { earliestDay($0 + ".started_at_us") })
+            // A user's time zone moves every day: all of that user's states go.
+            + function(
+                table: "users", key: "id", user: "id", columns: ["id", "timezone"],
+                earliest: { _ in "(-2147483648)" })
+    }
 
     /// The same triggers on PostgreSQL: one plpgsql function per table (`LEAST` for SQLite's scalar
     /// `min`, `IS DISTINCT FROM` for `IS NOT`).
