@@ -65,11 +65,12 @@ extension PostgresConnection: BulkWritingConnection {
         return failure
     }
 
-    /// Sends a command (several, separated by `;`) and returns without waiting for its result.
-    func send(_ sql: String) throws {
+    /// Sends a command (several, separated by `;`) and returns without waiting for its result;
+    /// `label` stands for it in error messages (which show the first 120 characters of the SQL).
+    func send(_ sql: String, label: String) throws {
         try awaitPending()
-        guard PQsendQuery(handle, sql) == 1 else { throw error(nil, sql: sql) }
-        pendingSQL = sql
+        guard PQsendQuery(handle, sql) == 1 else { throw error(nil, sql: label) }
+        pendingSQL = label
     }
 
     /// Runs `COPY … FROM STDIN` with `data` (COPY text), sent in pieces of `chunk` bytes.
@@ -215,6 +216,8 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
     private let key: [String]
     private var staging: StagingTable
     private let merge: String
+    /// The merge as error messages name it: what failed is the table's constraint or trigger.
+    private let mergeLabel: String
     private var rows = 0
     private var sequence: Int64 = 0
     /// The prepared upsert, for writes outside a transaction.
@@ -237,6 +240,7 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
             + mayHoldStagedKeys(table, key[0], staging.name) + "; "
             + "INSERT INTO \(table) (\(list)) SELECT DISTINCT ON (\(keys)) \(list) FROM \(staging.name) "
             + "ORDER BY \(keys), \(stageSequence) DESC; TRUNCATE \(staging.name)"
+        mergeLabel = "merge of the staged rows: DELETE FROM \(table) …; INSERT INTO \(table) (\(list)) SELECT …"
     }
 
     func write(_ row: [SQLValue]) throws {
@@ -277,7 +281,7 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
             staging.buffer.removeAll(keepingCapacity: true)
             throw error
         }
-        try connection.send(merge)
+        try connection.send(merge, label: mergeLabel)
     }
 
     func discardBuffered() {
@@ -298,6 +302,8 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
     private var parents: StagingTable
     private var children: StagingTable
     private let merge: String
+    /// The merge as error messages name it: what failed is the table's constraint or trigger.
+    private let mergeLabel: String
     private var replaced = 0
     private var sequence: Int64 = 0
     private var direct: StatementChildRowsWriter?
@@ -327,6 +333,7 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
             + "max(\(stageSequence)) AS \(stageSequence) FROM \(parents.name) GROUP BY \(parentColumn)) l "
             + "ON c.\(parentColumn) = l.\(parentColumn) AND c.\(stageSequence) = l.\(stageSequence); "
             + "TRUNCATE \(parents.name), \(children.name)"
+        mergeLabel = "merge of the staged rows: DELETE FROM \(table) …; INSERT INTO \(table) (\(list)) SELECT …"
     }
 
     func replace(parent: String, rows: [[SQLValue]]) throws {
@@ -376,7 +383,7 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
             discardBuffered()
             throw error
         }
-        try connection.send(merge)
+        try connection.send(merge, label: mergeLabel)
     }
 
     func discardBuffered() {

@@ -142,12 +142,34 @@ extension PostgresStoreTests {
             let text = "\(error)"
             XCTAssertTrue(text.contains("23502"), text)
             XCTAssertTrue(text.contains("\"p\""), text)
+            XCTAssertTrue(text.contains("merge of the staged rows: DELETE FROM p …; INSERT INTO p (id, v)"), text)
             XCTAssertFalse(text.contains("\n"), text)
         }
         XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM p"), 0)
         // The connection is usable again, and so is the writer.
         try database.transaction { try writer.write([.text("after"), .text("ok")]) }
         XCTAssertEqual(try database.rows("SELECT id FROM p"), [["after"]])
+    }
+
+    /// Rows buffered before a savepoint are stored before it opens; those of a savepoint that
+    /// fails are dropped with it, and the outer transaction commits the rest.
+    func testASavepointRolledBackDropsOnlyItsOwnRows() throws {
+        for database in [try freshSQLite("savepoint.sqlite"), try freshPostgres("copysavepoint")] {
+            let writer = try database.upsertWriter(table: "p", columns: ["id", "v"])
+            try database.transaction {
+                try writer.write([.text("outer"), .text("kept")])
+                XCTAssertThrowsError(
+                    try database.transaction {
+                        try writer.write([.text("inner"), .text("dropped")])
+                        try writer.write([.text("outer"), .text("overwritten?")])
+                        throw TestServerError("the savepoint fails")
+                    })
+                try writer.write([.text("after"), .text("kept too")])
+            }
+            XCTAssertEqual(
+                try database.rows("SELECT id, v FROM p ORDER BY id"), [["after", "kept too"], ["outer", "kept"]],
+                "\(database.kind)")
+        }
     }
 
     /// `--strict` and a bad record after many flushes: the file leaves nothing (no row, no child
