@@ -257,6 +257,7 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
             return
         }
         sequence += 1
+        if staging.buffer.capacity == 0 { staging.buffer.reserveCapacity(context.limits.bytes + (1 << 20)) }
         PostgresCopyText.appendRow(row, sequence: sequence, to: &staging.buffer)
         rows += 1
         if rows == 1 { context.pending.add(self) }
@@ -346,6 +347,7 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
             return
         }
         sequence += 1
+        if children.buffer.capacity == 0 { children.buffer.reserveCapacity(context.limits.bytes + (1 << 20)) }
         PostgresCopyText.appendRow([.text(parent)], sequence: sequence, to: &parents.buffer)
         for (position, values) in rows.enumerated() {
             guard values.count == columns.count else {
