@@ -46,8 +46,8 @@ public final class ChildRows {
 
 /// When a buffering writer sends and merges what it holds: after `rows` rows or `bytes` bytes of
 /// COPY text, whichever comes first, sent to the server in pieces of `chunkBytes`. The defaults
-/// keep an import's memory flat (at most two buffers of `bytes` per writer: one being merged by
-/// the server while the next fills) and make the merges few.
+/// keep an import's memory flat (one buffer of about `bytes` per writer, reserved once: the
+/// server merges from its staging table while the buffer fills again) and make the merges few.
 public struct BulkWriteLimits: Sendable {
     public var rows: Int
     public var bytes: Int

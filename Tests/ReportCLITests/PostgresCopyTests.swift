@@ -142,12 +142,67 @@ extension PostgresStoreTests {
             let text = "\(error)"
             XCTAssertTrue(text.contains("23502"), text)
             XCTAssertTrue(text.contains("\"p\""), text)
+            XCTAssertTrue(text.contains("merge of the staged rows: DELETE FROM p …; INSERT INTO p (id, v)"), text)
             XCTAssertFalse(text.contains("\n"), text)
         }
         XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM p"), 0)
         // The connection is usable again, and so is the writer.
         try database.transaction { try writer.write([.text("after"), .text("ok")]) }
         XCTAssertEqual(try database.rows("SELECT id FROM p"), [["after"]])
+    }
+
+    /// A row that passes validation but that the server refuses at the merge (a constraint the
+    /// operator added): the file fails with one line naming the constraint and the merge, no
+    /// password from the URL, exit 1, and nothing of the file stored; the earlier file stays.
+    func testAMergeTheServerRefusesFailsTheFileInOneLineWithoutThePassword() throws {
+        let server = try PostgresTestServer.passwordServer()
+        let secret = PostgresTestServer.password
+        let admin = try Database(path: "postgresql://postgres:\(secret)@/postgres?host=\(server.folder.path)")
+        try admin.execute("DROP DATABASE IF EXISTS copy_refused")
+        try admin.execute("CREATE DATABASE copy_refused TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
+        let url = "postgresql://postgres:\(secret)@/copy_refused?host=\(server.folder.path)"
+        let users = try write("users.json", #"[{"id": "u1", "timezone": "Europe/Paris"}]"#)
+        XCTAssertEqual(report(["import", "--db", url, users]).code, .success)
+        try Database(path: url).execute(
+            "ALTER TABLE tasks ADD CONSTRAINT no_forbidden CHECK (libelle <> 'forbidden')")
+        let records = (0..<300).map { index in
+            #"{"id": "t\#(index)", "userId": "u1", "date": "2026-11-01", "#
+                + #""libelle": "\#(index == 250 ? "forbidden" : "fine")", "state": "a_faire"}"#
+        }
+        let tasks = try write("tasks.json", "[" + records.joined(separator: ",\n") + "]")
+        let run = report(["import", "--db", url, tasks])
+        XCTAssertEqual(run.code, .failure, run.err)
+        XCTAssertEqual(run.errLines.count, 1, run.err)
+        XCTAssertTrue(run.err.hasPrefix("\(tasks): PostgreSQL error 23514: "), run.err)
+        XCTAssertTrue(run.err.contains("no_forbidden"), run.err)
+        XCTAssertTrue(run.err.contains("merge of the staged rows: DELETE FROM tasks"), run.err)
+        XCTAssertTrue(run.err.hasSuffix("; nothing of this file was stored\n"), run.err)
+        XCTAssertFalse(run.err.contains(secret), run.err)
+        XCTAssertFalse(run.out.contains(secret), run.out)
+        let after = try Database(path: url)
+        XCTAssertEqual(try after.scalarInt("SELECT COUNT(*) FROM tasks"), 0)
+        XCTAssertEqual(try after.rows("SELECT kind FROM import_log ORDER BY id"), [["users"]])
+    }
+
+    /// Rows buffered before a savepoint are stored before it opens; those of a savepoint that
+    /// fails are dropped with it, and the outer transaction commits the rest.
+    func testASavepointRolledBackDropsOnlyItsOwnRows() throws {
+        for database in [try freshSQLite("savepoint.sqlite"), try freshPostgres("copysavepoint")] {
+            let writer = try database.upsertWriter(table: "p", columns: ["id", "v"])
+            try database.transaction {
+                try writer.write([.text("outer"), .text("kept")])
+                XCTAssertThrowsError(
+                    try database.transaction {
+                        try writer.write([.text("inner"), .text("dropped")])
+                        try writer.write([.text("outer"), .text("overwritten?")])
+                        throw TestServerError("the savepoint fails")
+                    })
+                try writer.write([.text("after"), .text("kept too")])
+            }
+            XCTAssertEqual(
+                try database.rows("SELECT id, v FROM p ORDER BY id"), [["after", "kept too"], ["outer", "kept"]],
+                "\(database.kind)")
+        }
     }
 
     /// `--strict` and a bad record after many flushes: the file leaves nothing (no row, no child
