@@ -24,7 +24,9 @@ enum DamagePairing {
                 if squared <= limit { candidates.append((squared, earlierIndex, laterIndex)) }
             }
         }
-        candidates.sort { ($0.distance, $0.earlier, $0.later) < ($1.distance, $1.earlier, $1.later) }
+        if candidates.count > 1 {
+            candidates.sort { ($0.distance, $0.earlier, $0.later) < ($1.distance, $1.earlier, $1.later) }
+        }
         for candidate in candidates where !earlierPaired[candidate.earlier] && !laterPaired[candidate.later] {
             earlierPaired[candidate.earlier] = true
             laterPaired[candidate.later] = true
@@ -34,8 +36,11 @@ enum DamagePairing {
 
     /// The marks of `later` with no partner in `earlier`: new damage, in their order.
     static func unpaired(_ later: [Impact], against earlier: [Impact]) -> [Impact] {
+        guard !later.isEmpty, !earlier.isEmpty else { return later }
         let laterPaired = pair(earlier: earlier, later: later).laterPaired
-        return later.indices.filter { !laterPaired[$0] }.map { later[$0] }
+        var marks: [Impact] = []
+        for (index, mark) in later.enumerated() where !laterPaired[index] { marks.append(mark) }
+        return marks
     }
 }
 
