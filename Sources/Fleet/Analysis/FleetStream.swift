@@ -156,17 +156,15 @@ struct FleetRows {
     }
 
     /// Reads the event's assignments; returns each one's index by id.
-    private mutating func readAssignments(_ database: Database, eventId: String) throws -> [ByteIdentifier: Int32] {
+    private mutating func readAssignments(_ database: Database, eventId: String) throws -> IdentifierTable {
         let count = try database.prepare(FleetQueries.assignmentCount)
         try count.bind([.text(eventId)])
         if try count.step() { stored.reserveCapacity(Int(count.int64(0))) }
         let statement = try database.prepare(FleetQueries.assignments)
         try statement.bind([.text(eventId)])
-        var positions: [ByteIdentifier: Int32] = [:]
-        positions.reserveCapacity(stored.capacity)
+        var positions = IdentifierTable(capacity: stored.capacity)
         while try statement.step() {
             let id = statement.string(0)
-            positions[ByteIdentifier(id)] = Int32(stored.count)
             let driver = texts.number(statement.stringOrNil(5), column: 4)
             if driver != Interned.none { driverNumbers.insert(driver) }
             stored.append(
@@ -177,6 +175,7 @@ struct FleetRows {
                     group: texts.number(statement.stringOrNil(4), column: 3), driver: driver,
                     plannedOut: statement.int64(6), plannedIn: statement.int64(7), importSequence: statement.int64(9),
                     cancelled: statement.int64(8) != 0, checkOut: nil, checkIn: nil))
+            positions.insert(id, number: Int32(stored.count - 1)) { stored[Int($0)].id }
         }
         return positions
     }
@@ -188,7 +187,7 @@ struct FleetRows {
     /// pass by here too, and are kept as `recordsOfUnknownAssignments` (their own query would
     /// look up an assignment per record again).
     private mutating func attachRecords(
-        _ database: Database, asOf: Timestamp, positions: [ByteIdentifier: Int32]
+        _ database: Database, asOf: Timestamp, positions: IdentifierTable
     ) throws {
         let total = try database.prepare(FleetQueries.allAssignmentCount)
         let eventHoldsAll = try total.step() && total.int64(0) == Int64(stored.count)
@@ -200,7 +199,7 @@ struct FleetRows {
             let nextId = ByteIdentifier(statement.string(0))
             if nextId != assignmentId {
                 assignmentId = nextId
-                position = positions[nextId]
+                position = positions.number(of: nextId.text) { stored[Int($0)].id }
             }
             guard let index = position.map(Int.init) else {
                 if eventHoldsAll {
@@ -229,24 +228,29 @@ struct FleetRows {
 
     /// Keeps the impacts of the attached records, found by record id.
     private mutating func readImpacts(_ database: Database) throws {
-        var slots: [ByteIdentifier: Int32] = [:]
-        slots.reserveCapacity(stored.count * 2)
+        var slots = IdentifierTable(capacity: stored.count * 2)
+        let recordId = { (slot: Int32) in
+            let row = self.stored[Int(slot / 2)]
+            return (slot % 2 == 0 ? row.checkOut?.id : row.checkIn?.id) ?? ""
+        }
         for (index, row) in stored.enumerated() {
             if let checkOut = row.checkOut {
-                slots[ByteIdentifier(checkOut.id)] = AttachedImpacts.slot(index, .checkOut)
+                slots.insert(checkOut.id, number: AttachedImpacts.slot(index, .checkOut), key: recordId)
             }
-            if let checkIn = row.checkIn { slots[ByteIdentifier(checkIn.id)] = AttachedImpacts.slot(index, .checkIn) }
+            if let checkIn = row.checkIn {
+                slots.insert(checkIn.id, number: AttachedImpacts.slot(index, .checkIn), key: recordId)
+            }
         }
         impacts = AttachedImpacts(slots: stored.count * 2)
         let statement = try database.prepare(FleetQueries.impacts)
         try statement.bind(ImpactType.allCases.map { .text($0.name) })
-        var recordId: ByteIdentifier?
+        var currentId: ByteIdentifier?
         var slot: Int32?
         while try statement.step() {
             let nextId = ByteIdentifier(statement.string(0))
-            if nextId != recordId {
-                recordId = nextId
-                slot = slots[nextId]
+            if nextId != currentId {
+                currentId = nextId
+                slot = slots.number(of: nextId.text, key: recordId)
                 if let slot { impacts.start(slot) }
             }
             // The schema's CHECK admits the four types only; an unknown one is passed over, not fatal.
