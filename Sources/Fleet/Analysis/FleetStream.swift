@@ -47,12 +47,12 @@ struct Impact: Sendable, Equatable {
     let y: Double
 }
 
-/// The queries of the analysis: three plain scans, each in an order an index gives, so that no
-/// query sorts, joins or runs per assignment.
+/// The queries of the analysis: three plain scans, none of which sorts, joins or runs per
+/// assignment.
 ///
-/// The loan records and the impacts are read whole, in the order of their indexes, and those of
-/// other events (or of superseded records) are passed over in Swift: a filter by event would
-/// cost a lookup per row, where the scans cost about what reading the rows does. (The former
+/// The loan records (in table order) and the impacts (in primary-key order) are read whole, and
+/// those of other events (or of superseded records) are passed over in Swift: a filter by event
+/// would cost a lookup per row, where the scans cost about what reading the rows does. (The former
 /// single ordered query — correlated "latest record" subqueries, two joins and a `row_number()`
 /// sort into a temp table, then two joins of it to the impacts — took 4 of the 7.7 CPU seconds
 /// of the 300,000-assignment profile; see docs/BENCHMARKS.md.)
@@ -71,15 +71,16 @@ enum FleetQueries {
     /// assignment is not the event's has no assignment at all.
     static let allAssignmentCount = "SELECT count(*) FROM assignments"
 
-    /// Every loan record, in the order of the index `loan_records_assignment`, so that the last
-    /// row of an (assignment, kind) made by as-of is its latest record by (recorded_at, import
-    /// order, id). Records made after as-of come too (they are passed over), so that the same
-    /// scan finds the records of unknown assignments, which are listed whenever they were made.
+    /// Every loan record, in no order: the latest of an (assignment, kind) by (recorded_at,
+    /// import order, id) is picked in Swift. (Reading them in the order of the index
+    /// `loan_records_assignment` would make one table lookup per record: three times the cost
+    /// of the scan on the profile.) Records made after as-of come too (they are passed over), so
+    /// that the same scan finds the records of unknown assignments, which are listed whenever
+    /// they were made.
     static let records = """
-        SELECT assignment_id, kind, id, recorded_at_us, mileage_km, oil_level, interior_cleanliness,
+        SELECT assignment_id, kind, id, recorded_at_us, import_seq, mileage_km, oil_level, interior_cleanliness,
                exterior_cleanliness, signature_present, signature_out_of_box
         FROM loan_records
-        ORDER BY assignment_id, kind, recorded_at_us, import_seq, id
         """
 
     /// In the order of the primary key (record, position): a record's impacts come together, in
@@ -180,8 +181,8 @@ struct FleetRows {
         return positions
     }
 
-    /// Gives each non-cancelled assignment its latest check-out and check-in made by as-of: the
-    /// records come by assignment and kind, oldest first, so the last one written stays.
+    /// Gives each non-cancelled assignment its latest check-out and check-in made by as-of, by
+    /// (recorded_at, import order, id; ids by their bytes, as the databases order them).
     ///
     /// When the event holds every assignment of the database, the records of no assignment
     /// pass by here too, and are kept as `recordsOfUnknownAssignments` (their own query would
@@ -192,6 +193,8 @@ struct FleetRows {
         let total = try database.prepare(FleetQueries.allAssignmentCount)
         let eventHoldsAll = try total.step() && total.int64(0) == Int64(stored.count)
         var unknown: [UnknownAssignmentRecord] = []
+        /// The import order of each attached record, by slot.
+        var sequences = [Int64](repeating: 0, count: stored.count * 2)
         let statement = try database.prepare(FleetQueries.records)
         var assignmentId: ByteIdentifier?
         var position: Int32?
@@ -209,13 +212,26 @@ struct FleetRows {
                 }
                 continue
             }
-            guard !stored[index].cancelled, statement.int64(3) <= asOf.microseconds else { continue }
+            let recordedAt = statement.int64(3)
+            guard !stored[index].cancelled, recordedAt <= asOf.microseconds else { continue }
+            let side: LoanRecord.Kind = statement.string(1) == LoanRecord.Kind.checkOut.rawValue ? .checkOut : .checkIn
+            let slot = Int(AttachedImpacts.slot(index, side))
+            let sequence = statement.int64(4)
+            let id = statement.string(2)
+            if let attached = side == .checkOut ? stored[index].checkOut : stored[index].checkIn {
+                let order = (attached.recordedAt, sequences[slot])
+                guard
+                    order < (recordedAt, sequence)
+                        || (order == (recordedAt, sequence) && attached.id.utf8.lexicographicallyPrecedes(id.utf8))
+                else { continue }
+            }
+            sequences[slot] = sequence
             let record = AttachedRecord(
-                id: statement.string(2), recordedAt: statement.int64(3), mileage: statement.doubleOrNil(4),
-                oilLevel: UInt8(clamping: statement.int64(5)), interiorCleanliness: UInt8(clamping: statement.int64(6)),
-                exteriorCleanliness: UInt8(clamping: statement.int64(7)), signaturePresent: statement.int64(8) != 0,
-                signatureOutOfBox: statement.int64(9) != 0)
-            if statement.string(1) == LoanRecord.Kind.checkOut.rawValue {
+                id: id, recordedAt: recordedAt, mileage: statement.doubleOrNil(5),
+                oilLevel: UInt8(clamping: statement.int64(6)), interiorCleanliness: UInt8(clamping: statement.int64(7)),
+                exteriorCleanliness: UInt8(clamping: statement.int64(8)), signaturePresent: statement.int64(9) != 0,
+                signatureOutOfBox: statement.int64(10) != 0)
+            if side == .checkOut {
                 stored[index].checkOut = record
             } else {
                 stored[index].checkIn = record
