@@ -9,9 +9,10 @@ import Foundation
 /// equivalent ids (`é` composed or not) for one.
 struct IdentifierTable {
     private var slots: [Int32]
-    private let mask: Int
+    private var mask: Int
+    private var count = 0
 
-    /// Room for `capacity` ids at a load of one half at most.
+    /// Room for `capacity` ids at a load of one half at most; more make it grow.
     init(capacity: Int) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
@@ -21,6 +22,7 @@ struct IdentifierTable {
 
     /// Records `number` for `id`; an id already there keeps its number.
     mutating func insert(_ id: String, number: Int32, key: (Int32) -> String) {
+        if (count + 1) * 2 > slots.count { grow(key: key) }
         var id = id
         id.withUTF8 { bytes in
             var index = Self.hash(bytes) & mask
@@ -29,6 +31,22 @@ struct IdentifierTable {
                 index = (index + 1) & mask
             }
             slots[index] = number
+            count += 1
+        }
+    }
+
+    /// Twice the slots, every number placed again by its id's hash.
+    private mutating func grow(key: (Int32) -> String) {
+        let numbers = slots.filter { $0 >= 0 }
+        slots = [Int32](repeating: -1, count: slots.count * 2)
+        mask = slots.count - 1
+        for number in numbers {
+            var id = key(number)
+            id.withUTF8 { bytes in
+                var index = Self.hash(bytes) & mask
+                while slots[index] >= 0 { index = (index + 1) & mask }
+                slots[index] = number
+            }
         }
     }
 
@@ -45,14 +63,25 @@ struct IdentifierTable {
         }
     }
 
-    /// FNV-1a, 64 bits: ids are short, so a simple byte hash is quicker than SipHash.
+    /// FNV-1a, 64 bits, then mixed: ids are short, so a simple byte hash is quicker than SipHash.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)
             hash &*= 0x100_0000_01b3
         }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+        // FNV's low bits mix poorly for short ids that differ in their last bytes (`1`, `2`, …):
+        // a multiply-xorshift finish spreads them over the slots.
+        hash ^= hash >> 32
+        hash &*= 0xd6e8_feb8_6659_fd93
+        hash ^= hash >> 32
+        return Int(truncatingIfNeeded: hash)
+    }
+
+    /// Whether two texts have the same bytes.
+    static func sameBytes(_ left: String, _ right: String) -> Bool {
+        var left = left
+        return left.withUTF8 { matches($0, right) }
     }
 
     private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ other: String) -> Bool {
