@@ -58,7 +58,7 @@ struct FleetReportContext: Sendable {
     /// An instant shown in the event's zone.
     func timestamp(_ microseconds: Int64?) -> Value {
         guard let microseconds else { return .empty }
-        return .timestamp(event.local.localized(Timestamp(microseconds: microseconds)))
+        return .timestamp(event.offsets.localized(microseconds))
     }
 
     static func hours(_ microseconds: Int64) -> Double { Double(microseconds) / 3_600_000_000 }

@@ -265,7 +265,7 @@ final class FleetTally {
 
     /// The index of the event day an instant falls on in the event's zone, or nil outside the event.
     private func dayIndex(of instant: Int64) -> Int? {
-        let index = event.local.day(of: Timestamp(microseconds: instant)) - event.firstDay
+        let index = event.offsets.day(of: instant) - event.firstDay
         return index >= 0 && index < windows.count ? index : nil
     }
 
