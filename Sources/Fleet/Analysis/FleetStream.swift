@@ -60,16 +60,15 @@ enum FleetQueries {
     /// `?1` event id: how many rows `assignments` will give, so that they are stored without regrowing.
     static let assignmentCount = "SELECT count(*) FROM assignments WHERE event_id = ?"
 
-    /// `?1` event id.
+    /// Every assignment, in table order; the event's are kept by their `event_id` (last column).
+    /// (Reading the event's through the index `assignments_event_plate` makes a table lookup per
+    /// row, in plate order: twice the cost of the scan on the profile. A database of many events
+    /// is read whole, as it is by the record and impact scans.)
     static let assignments = """
         SELECT id, plate, brand_name, model_name, group_id, driver_id, planned_time_out_us, planned_time_in_us,
-               cancelled, import_seq
-        FROM assignments WHERE event_id = ?
+               cancelled, import_seq, event_id
+        FROM assignments
         """
-
-    /// Every assignment of the database: when the event's are all of them, a record whose
-    /// assignment is not the event's has no assignment at all.
-    static let allAssignmentCount = "SELECT count(*) FROM assignments"
 
     /// Every loan record, in no order: the latest of an (assignment, kind) by (recorded_at,
     /// import order, id) is picked in Swift. (Reading them in the order of the index
@@ -127,6 +126,8 @@ struct FleetRows {
     /// records the scan cannot tell from them.
     private(set) var recordsOfUnknownAssignments: [UnknownAssignmentRecord]?
     private var texts = TextTable()
+    /// Every assignment of the database, the event's and others'.
+    private var databaseAssignments = 0
     /// The `texts` numbers that are driver ids.
     private var driverNumbers = Set<Int32>()
 
@@ -164,11 +165,12 @@ struct FleetRows {
         try count.bind([.text(eventId)])
         if try count.step() { stored.reserveCapacity(Int(count.int64(0))) }
         let statement = try database.prepare(FleetQueries.assignments)
-        try statement.bind([.text(eventId)])
         var positions = IdentifierTable(capacity: stored.capacity)
         var ids: [String] = []
         ids.reserveCapacity(stored.capacity)
         while try statement.step() {
+            databaseAssignments += 1
+            guard IdentifierTable.sameBytes(statement.string(10), eventId) else { continue }
             let id = statement.string(0)
             let driver = texts.number(statement.stringOrNil(5), column: 4)
             if driver != Interned.none { driverNumbers.insert(driver) }
@@ -195,8 +197,7 @@ struct FleetRows {
     private mutating func attachRecords(
         _ database: Database, asOf: Timestamp, positions: (table: IdentifierTable, ids: [String])
     ) throws {
-        let total = try database.prepare(FleetQueries.allAssignmentCount)
-        let eventHoldsAll = try total.step() && total.int64(0) == Int64(stored.count)
+        let eventHoldsAll = databaseAssignments == stored.count
         var unknown: [UnknownAssignmentRecord] = []
         /// The import order of each attached record, by slot.
         var sequences = [Int64](repeating: 0, count: stored.count * 2)
