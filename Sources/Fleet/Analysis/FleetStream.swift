@@ -50,9 +50,10 @@ struct Impact: Sendable, Equatable {
 /// The queries of the analysis: three plain scans, none of which sorts, joins or runs per
 /// assignment.
 ///
-/// The loan records (in table order) and the impacts (in primary-key order) are read whole, and
-/// those of other events (or of superseded records) are passed over in Swift: a filter by event
-/// would cost a lookup per row, where the scans cost about what reading the rows does. (The former
+/// The assignments and loan records (in table order) and the impacts (in primary-key order) are
+/// read whole, and those of other events (or of superseded records) are passed over in Swift: a
+/// filter by event would cost a lookup per row, where the scans cost about what reading the rows
+/// does. (The former
 /// single ordered query — correlated "latest record" subqueries, two joins and a `row_number()`
 /// sort into a temp table, then two joins of it to the impacts — took 4 of the 7.7 CPU seconds
 /// of the 300,000-assignment profile; see docs/BENCHMARKS.md.)
