@@ -11,31 +11,81 @@ enum DamagePairing {
 
     /// Which marks of `earlier` and of `later` found a partner.
     static func pair(earlier: [Impact], later: [Impact]) -> (earlierPaired: [Bool], laterPaired: [Bool]) {
-        var earlierPaired = [Bool](repeating: false, count: earlier.count)
-        var laterPaired = [Bool](repeating: false, count: later.count)
-        guard !earlier.isEmpty, !later.isEmpty else { return (earlierPaired, laterPaired) }
-        // Squared distances order pairs exactly as distances do, without rounding a square root.
-        let limit = maximumDistance * maximumDistance
-        var candidates: [(distance: Double, earlier: Int, later: Int)] = []
-        for (earlierIndex, mark) in earlier.enumerated() {
-            for (laterIndex, other) in later.enumerated() where other.type == mark.type {
-                let dx = other.x - mark.x, dy = other.y - mark.y
-                let squared = dx * dx + dy * dy
-                if squared <= limit { candidates.append((squared, earlierIndex, laterIndex)) }
-            }
+        withPairing(earlier: earlier, later: later) { earlierPaired, laterPaired in
+            (Array(earlierPaired), Array(laterPaired))
         }
-        candidates.sort { ($0.distance, $0.earlier, $0.later) < ($1.distance, $1.earlier, $1.later) }
-        for candidate in candidates where !earlierPaired[candidate.earlier] && !laterPaired[candidate.later] {
-            earlierPaired[candidate.earlier] = true
-            laterPaired[candidate.later] = true
-        }
-        return (earlierPaired, laterPaired)
     }
 
     /// The marks of `later` with no partner in `earlier`: new damage, in their order.
     static func unpaired(_ later: [Impact], against earlier: [Impact]) -> [Impact] {
-        let laterPaired = pair(earlier: earlier, later: later).laterPaired
-        return later.indices.filter { !laterPaired[$0] }.map { later[$0] }
+        guard !later.isEmpty, !earlier.isEmpty else { return later }
+        return withPairing(earlier: earlier, later: later) { _, laterPaired in
+            var marks: [Impact] = []
+            for (index, mark) in later.enumerated() where !laterPaired[index] { marks.append(mark) }
+            return marks
+        }
+    }
+
+    private struct Candidate {
+        let distance: Double
+        let earlier: Int
+        let later: Int
+    }
+
+    /// Record pairs with at most this many mark pairs keep their candidates in stack storage.
+    private static let stackCandidates = 256
+
+    /// Pairs the marks and hands `body` the flags of the paired ones. The flags, and the candidate
+    /// pairs of records with a few marks, live in temporary (stack) storage: the pass pairs
+    /// 600,000 record pairs, mostly of a few marks each.
+    private static func withPairing<Result>(
+        earlier: [Impact], later: [Impact],
+        _ body: (UnsafeMutableBufferPointer<Bool>, UnsafeMutableBufferPointer<Bool>) -> Result
+    ) -> Result {
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: earlier.count + later.count) { flags in
+            flags.initialize(repeating: false)
+            let earlierPaired = UnsafeMutableBufferPointer(rebasing: flags[..<earlier.count])
+            let laterPaired = UnsafeMutableBufferPointer(rebasing: flags[earlier.count...])
+            let greedy = { (candidates: UnsafeMutableBufferPointer<Candidate>) in
+                var candidates = candidates
+                if candidates.count > 1 {
+                    candidates.sort { ($0.distance, $0.earlier, $0.later) < ($1.distance, $1.earlier, $1.later) }
+                }
+                for candidate in candidates where !earlierPaired[candidate.earlier] && !laterPaired[candidate.later] {
+                    earlierPaired[candidate.earlier] = true
+                    laterPaired[candidate.later] = true
+                }
+            }
+            let most = earlier.count * later.count
+            if most <= stackCandidates {
+                withUnsafeTemporaryAllocation(of: Candidate.self, capacity: most) { storage in
+                    var count = 0
+                    forEachCandidate(earlier, later) { candidate in
+                        (storage.baseAddress! + count).initialize(to: candidate)
+                        count += 1
+                    }
+                    greedy(UnsafeMutableBufferPointer(rebasing: storage[..<count]))
+                }
+            } else {
+                var candidates: [Candidate] = []
+                forEachCandidate(earlier, later) { candidates.append($0) }
+                candidates.withUnsafeMutableBufferPointer { greedy($0) }
+            }
+            return body(earlierPaired, laterPaired)
+        }
+    }
+
+    /// Every same-type pair of marks within the distance, with its squared distance (which
+    /// orders pairs exactly as the distance does, without rounding a square root).
+    private static func forEachCandidate(_ earlier: [Impact], _ later: [Impact], _ body: (Candidate) -> Void) {
+        let limit = maximumDistance * maximumDistance
+        for (earlierIndex, mark) in earlier.enumerated() {
+            for (laterIndex, other) in later.enumerated() where other.type == mark.type {
+                let dx = other.x - mark.x, dy = other.y - mark.y
+                let squared = dx * dx + dy * dy
+                if squared <= limit { body(Candidate(distance: squared, earlier: earlierIndex, later: laterIndex)) }
+            }
+        }
     }
 }
 

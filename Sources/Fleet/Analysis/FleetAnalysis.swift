@@ -1,5 +1,6 @@
 import ReportModel
 import Store
+import Time
 
 /// The fleet report of one event (SPEC §5): utilization, loans, late returns, damage, drivers
 /// and data quality, as a `Report` value that the writers render.
@@ -29,15 +30,12 @@ public enum FleetAnalysis {
         let event = try FleetEvent.load(database, id: options.eventId)
         let windows = event.windows(asOf: options.asOf)
         let groupNames = try loadGroupNames(database)
-        let drivers = try loadDrivers(database, eventId: event.id)
-
-        let tally = FleetTally(
-            event: event, windows: windows, asOf: options.asOf, graceMinutes: options.graceMinutes,
-            groupNames: groupNames, knownDrivers: Set(drivers.keys))
-        try FleetQueries.prepare(database, eventId: event.id, asOf: options.asOf)
-        defer { try? database.execute(FleetQueries.drop) }
-        try streamAssignments(database, into: tally)
-        let orphans = try FleetStoreQuality.recordsOfUnknownAssignments(database, firstSequence: 0)
+        let (tally, drivers, unknownAssignmentRecords) = try tallyAssignments(
+            database, event: event, windows: windows, options: options, groupNames: groupNames)
+        let orphans =
+            try unknownAssignmentRecords.map {
+                FleetStoreQuality.issues(recordsOfUnknownAssignments: $0, firstSequence: 0)
+            } ?? FleetStoreQuality.recordsOfUnknownAssignments(database, firstSequence: 0)
         let rejects = try FleetStoreQuality.importRejects(database, firstSequence: orphans.count)
         let results = tally.finish(extraIssues: orphans + rejects)
 
@@ -94,15 +92,21 @@ public enum FleetAnalysis {
             heatMap: FleetSummary.heatMap(context), notes: notes)
     }
 
-    /// One pass over the ordered assignments, their impacts read alongside. The statements are
-    /// finalized when this returns, so that the temp table can be dropped.
-    static func streamAssignments(_ database: Database, into tally: FleetTally) throws {
-        let assignments = try AssignmentStream(database: database)
-        let checkOutImpacts = try ImpactStream(database: database, side: .checkOut)
-        let checkInImpacts = try ImpactStream(database: database, side: .checkIn)
-        while let (rank, row) = try assignments.next() {
-            try tally.add(row, rank: rank, checkOutImpacts: checkOutImpacts, checkInImpacts: checkInImpacts)
+    /// One pass over the ordered assignments and their impacts, which are freed when it returns;
+    /// also the drivers they name, and the records of unknown assignments when the load found them.
+    static func tallyAssignments(
+        _ database: Database, event: FleetEvent, windows: [OpeningWindow], options: FleetOptions,
+        groupNames: [String: String]
+    ) throws -> (FleetTally, [String: (name: String, company: String?)], [UnknownAssignmentRecord]?) {
+        let loaded = try FleetRows.load(database, eventId: event.id, asOf: options.asOf)
+        let drivers = try loadDrivers(database, named: loaded.driverIds)
+        let tally = FleetTally(
+            event: event, windows: windows, asOf: options.asOf, graceMinutes: options.graceMinutes,
+            groupNames: groupNames, knownDrivers: Set(drivers.keys), expectedLines: loaded.count)
+        for index in loaded.order {
+            tally.add(loaded.row(at: Int(index)), index: Int(index), impacts: loaded.impacts)
         }
+        return (tally, drivers, loaded.recordsOfUnknownAssignments)
     }
 
     /// Every group's name by id: few rows, and an assignment may name a group of any event.
@@ -114,17 +118,18 @@ public enum FleetAnalysis {
         return names
     }
 
-    /// The drivers that the event's assignments name and that a drivers file brought.
-    static func loadDrivers(_ database: Database, eventId: String) throws -> [String: (name: String, company: String?)]
-    {
-        let statement = try database.prepare(
-            """
-            SELECT d.id, d.name, d.company FROM drivers d
-            WHERE d.id IN (SELECT driver_id FROM assignments WHERE event_id = ? AND driver_id IS NOT NULL)
-            """)
-        try statement.bind([.text(eventId)])
+    /// The drivers that the event's assignments name and that a drivers file brought. The
+    /// drivers table is read whole and filtered here: a filter by the event in SQL would look up
+    /// each of the event's assignments again.
+    static func loadDrivers(
+        _ database: Database, named ids: Set<ByteIdentifier>
+    ) throws -> [String: (name: String, company: String?)] {
+        let statement = try database.prepare("SELECT id, name, company FROM drivers")
         var drivers: [String: (name: String, company: String?)] = [:]
-        while try statement.step() { drivers[statement.string(0)] = (statement.string(1), statement.stringOrNil(2)) }
+        while try statement.step() {
+            let id = statement.string(0)
+            if ids.contains(ByteIdentifier(id)) { drivers[id] = (statement.string(1), statement.stringOrNil(2)) }
+        }
         return drivers
     }
 }

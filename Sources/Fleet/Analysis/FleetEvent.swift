@@ -10,6 +10,8 @@ struct FleetEvent: Sendable {
     let local: LocalTime
     let opensAtMinutes: Int
     let closesAtMinutes: Int
+    /// The zone's offsets around the event's days, for localizing many instants quickly.
+    let offsets: HourlyOffsets
 
     /// Loads the event, or throws an error listing the events that exist.
     static func load(_ database: Database, id: String) throws -> FleetEvent {
@@ -32,7 +34,8 @@ struct FleetEvent: Sendable {
         }
         return FleetEvent(
             id: id, name: statement.string(0), firstDay: first, lastDay: last, local: local,
-            opensAtMinutes: Int(statement.int64(4)), closesAtMinutes: Int(statement.int64(5)))
+            opensAtMinutes: Int(statement.int64(4)), closesAtMinutes: Int(statement.int64(5)),
+            offsets: HourlyOffsets(local: local, firstDay: first, lastDay: last))
     }
 
     /// The instant the last day's window closes: where a loan still out stops counting.

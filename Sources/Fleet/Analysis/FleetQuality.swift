@@ -49,18 +49,27 @@ enum FleetStoreQuality {
             WHERE NOT EXISTS (SELECT 1 FROM assignments a WHERE a.id = r.assignment_id)
             ORDER BY r.id
             """)
-        var issues: [QualityIssue] = []
+        var records: [UnknownAssignmentRecord] = []
         while try statement.step() {
-            let id = statement.string(0)
-            issues.append(
-                QualityIssue(
-                    issue: .loanRecordOfUnknownAssignment, record: id,
-                    detail:
-                        "\(statement.string(2)) of assignment \"\(statement.string(1))\", which no assignments "
-                        + "file holds",
-                    sortId: id, sequence: firstSequence + issues.count))
+            records.append(
+                UnknownAssignmentRecord(
+                    id: statement.string(0), assignmentId: statement.string(1), kind: statement.string(2)))
         }
-        return issues
+        return issues(recordsOfUnknownAssignments: records, firstSequence: firstSequence)
+    }
+
+    /// The issues of loan records whose assignment no file has brought, in the order given.
+    static func issues(
+        recordsOfUnknownAssignments records: [UnknownAssignmentRecord], firstSequence: Int
+    )
+        -> [QualityIssue]
+    {
+        records.enumerated().map { offset, record in
+            QualityIssue(
+                issue: .loanRecordOfUnknownAssignment, record: record.id,
+                detail: "\(record.kind) of assignment \"\(record.assignmentId)\", which no assignments file holds",
+                sortId: record.id, sequence: firstSequence + offset)
+        }
     }
 
     /// Every rejection of a fleet file, in import order, worded like the import command's message.

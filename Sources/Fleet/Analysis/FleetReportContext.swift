@@ -17,6 +17,10 @@ struct FleetReportContext: Sendable {
     let driverOrder: [Int32]
     /// Microseconds every vehicle could have been out: the sum of the windows.
     let availablePerVehicle: Int64
+    /// Group and driver names by interned number, looked up once: every writer asks for them on
+    /// each of the 300,000 loan rows.
+    private let groupNamesByNumber: [String]
+    private let driverNamesByNumber: [String]
 
     init(
         event: FleetEvent, windows: [OpeningWindow], results: FleetResults, groupNames: [String: String],
@@ -41,24 +45,24 @@ struct FleetReportContext: Sendable {
         driverOrder = results.drivers.keys.map { (number: $0, key: IdentifierSortKey(driverIds.name($0) ?? "")) }
             .sorted { IdentifierSortKey.precedes($0.key, $1.key) }.map(\.number)
         availablePerVehicle = windows.reduce(0) { $0 + $1.length }
+        groupNamesByNumber = results.groupIds.names.map { groupNames[$0] ?? $0 }
+        driverNamesByNumber = results.driverIds.names.map { drivers[$0]?.name ?? $0 }
     }
 
     /// A group's name; an unknown id shows the id; no group is empty.
     func groupName(_ number: Int32) -> String? {
-        guard let id = results.groupIds.name(number) else { return nil }
-        return groupNames[id] ?? id
+        number == Interned.none ? nil : groupNamesByNumber[Int(number)]
     }
 
     /// A driver's name; an unknown id shows the id; no driver is empty.
     func driverName(_ number: Int32) -> String? {
-        guard let id = results.driverIds.name(number) else { return nil }
-        return drivers[id]?.name ?? id
+        number == Interned.none ? nil : driverNamesByNumber[Int(number)]
     }
 
     /// An instant shown in the event's zone.
     func timestamp(_ microseconds: Int64?) -> Value {
         guard let microseconds else { return .empty }
-        return .timestamp(event.local.localized(Timestamp(microseconds: microseconds)))
+        return .timestamp(event.offsets.localized(microseconds))
     }
 
     static func hours(_ microseconds: Int64) -> Double { Double(microseconds) / 3_600_000_000 }

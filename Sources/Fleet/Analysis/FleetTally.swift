@@ -55,7 +55,7 @@ final class FleetTally {
 
     init(
         event: FleetEvent, windows: [OpeningWindow], asOf: Timestamp, graceMinutes: Int,
-        groupNames: [String: String], knownDrivers: Set<String>
+        groupNames: [String: String], knownDrivers: Set<String>, expectedLines: Int = 0
     ) {
         self.event = event
         self.windows = windows
@@ -64,11 +64,12 @@ final class FleetTally {
         lastClose = event.lastClose
         self.groupNames = groupNames
         self.knownDrivers = knownDrivers
+        results.lines.reserveCapacity(expectedLines)
     }
 
-    /// Takes the next assignment (of rank `rank` in the stream); loans take their impacts from
-    /// the two impact streams, which follow the same ranks.
-    func add(_ row: AssignmentRow, rank: Int64, checkOutImpacts: ImpactStream, checkInImpacts: ImpactStream) throws {
+    /// Takes the next assignment (at `index` of the loaded rows); loans take their impacts from
+    /// `impacts`.
+    func add(_ row: AssignmentRow, index: Int, impacts: AttachedImpacts) {
         if current?.plate != row.plate {
             finishVehicle()
             current = VehicleInProgress(plate: row.plate)
@@ -78,7 +79,8 @@ final class FleetTally {
             results.counts.cancelledAssignments += 1
             return
         }
-        guard var vehicle = current else { return }
+        // Taken out while it changes, so that appending to its arrays never copies them.
+        guard var vehicle = current.take() else { return }
         vehicle.noteAssignment(row)
         checkReferences(row)
         checkSignatures(row)
@@ -106,9 +108,7 @@ final class FleetTally {
             return
         }
 
-        let marks = (
-            checkOut: try checkOutImpacts.impacts(ofRank: rank), checkIn: try checkInImpacts.impacts(ofRank: rank)
-        )
+        let marks = (checkOut: impacts.impacts(of: index, .checkOut), checkIn: impacts.impacts(of: index, .checkIn))
         results.counts.loans += 1
         vehicle.loans += 1
         let out = checkOut.recordedAt
@@ -177,12 +177,12 @@ final class FleetTally {
                 plannedOut: row.plannedOut, plannedIn: row.plannedIn, outAt: out, inAt: row.checkIn?.recordedAt,
                 status: row.checkIn == nil ? .out : .done, loanMicroseconds: end - out, lateMinutes: lateMinutes,
                 km: km,
-                oilDelta: row.checkIn.map { Int8(clamping: $0.oilLevel - checkOut.oilLevel) },
+                oilDelta: row.checkIn.map { Int8(clamping: Int($0.oilLevel) - Int(checkOut.oilLevel)) },
                 interiorDelta: row.checkIn.map {
-                    Int8(clamping: $0.interiorCleanliness - checkOut.interiorCleanliness)
+                    Int8(clamping: Int($0.interiorCleanliness) - Int(checkOut.interiorCleanliness))
                 },
                 exteriorDelta: row.checkIn.map {
-                    Int8(clamping: $0.exteriorCleanliness - checkOut.exteriorCleanliness)
+                    Int8(clamping: Int($0.exteriorCleanliness) - Int(checkOut.exteriorCleanliness))
                 },
                 newImpacts: newCount, signedOut: checkOut.signaturePresent,
                 signedIn: row.checkIn?.signaturePresent ?? false))
@@ -265,7 +265,7 @@ final class FleetTally {
 
     /// The index of the event day an instant falls on in the event's zone, or nil outside the event.
     private func dayIndex(of instant: Int64) -> Int? {
-        let index = event.local.day(of: Timestamp(microseconds: instant)) - event.firstDay
+        let index = event.offsets.day(of: instant) - event.firstDay
         return index >= 0 && index < windows.count ? index : nil
     }
 

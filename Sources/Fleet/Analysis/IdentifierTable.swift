@@ -1,0 +1,94 @@
+import Foundation
+
+/// Row numbers by id, for hundreds of thousands of ids: open addressing over a power-of-two
+/// array of `Int32` (4 bytes a slot, where a `[String: Int32]` takes some 20 and hashes with
+/// SipHash). The ids themselves stay with the caller, who gives a number's id back through `key`.
+///
+/// Ids are hashed and compared by their UTF-8 bytes, as the databases compare text (SQLite's
+/// BINARY, PostgreSQL's `COLLATE "C"`), where `String` equality would take two canonically
+/// equivalent ids (`é` composed or not) for one.
+struct IdentifierTable {
+    private var slots: [Int32]
+    private var mask: Int
+    private var count = 0
+
+    /// Room for `capacity` ids at a load of one half at most; more make it grow.
+    init(capacity: Int) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        slots = [Int32](repeating: -1, count: size)
+        mask = size - 1
+    }
+
+    /// Records `number` for `id`; an id already there keeps its number.
+    mutating func insert(_ id: String, number: Int32, key: (Int32) -> String) {
+        if (count + 1) * 2 > slots.count { grow(key: key) }
+        var id = id
+        id.withUTF8 { bytes in
+            var index = Self.hash(bytes) & mask
+            while slots[index] >= 0 {
+                if Self.matches(bytes, key(slots[index])) { return }
+                index = (index + 1) & mask
+            }
+            slots[index] = number
+            count += 1
+        }
+    }
+
+    /// Twice the slots, every number placed again by its id's hash.
+    private mutating func grow(key: (Int32) -> String) {
+        let numbers = slots.filter { $0 >= 0 }
+        slots = [Int32](repeating: -1, count: slots.count * 2)
+        mask = slots.count - 1
+        for number in numbers {
+            var id = key(number)
+            id.withUTF8 { bytes in
+                var index = Self.hash(bytes) & mask
+                while slots[index] >= 0 { index = (index + 1) & mask }
+                slots[index] = number
+            }
+        }
+    }
+
+    /// The number recorded for `id`.
+    func number(of id: String, key: (Int32) -> String) -> Int32? {
+        var id = id
+        return id.withUTF8 { bytes in
+            var index = Self.hash(bytes) & mask
+            while slots[index] >= 0 {
+                if Self.matches(bytes, key(slots[index])) { return slots[index] }
+                index = (index + 1) & mask
+            }
+            return nil
+        }
+    }
+
+    /// FNV-1a, 64 bits, then mixed: ids are short, so a simple byte hash is quicker than SipHash.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        // FNV's low bits mix poorly for short ids that differ in their last bytes (`1`, `2`, …):
+        // a multiply-xorshift finish spreads them over the slots.
+        hash ^= hash >> 32
+        hash &*= 0xd6e8_feb8_6659_fd93
+        hash ^= hash >> 32
+        return Int(truncatingIfNeeded: hash)
+    }
+
+    /// Whether two texts have the same bytes.
+    static func sameBytes(_ left: String, _ right: String) -> Bool {
+        var left = left
+        return left.withUTF8 { matches($0, right) }
+    }
+
+    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ other: String) -> Bool {
+        var other = other
+        return other.withUTF8 { otherBytes in
+            otherBytes.count == bytes.count
+                && (bytes.isEmpty || memcmp(bytes.baseAddress!, otherBytes.baseAddress!, bytes.count) == 0)
+        }
+    }
+}

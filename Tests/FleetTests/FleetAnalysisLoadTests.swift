@@ -1,0 +1,80 @@
+import XCTest
+import ReportModel
+import Time
+@testable import Fleet
+
+/// The analysis reads every loan record and impact of the database and passes over those of
+/// other events, of superseded records and made after as-of; the records of unknown assignments
+/// are listed whether the database holds other events or not (ids not all digits sort by their
+/// bytes: `r10` before `r9`).
+final class FleetAnalysisLoadTests: FleetAnalysisTestCase {
+    func testRecordsOfOtherEventsAndLaterRecordsArePassedOver() throws {
+        try importEvent()
+        try importEvent(id: "salon2017", startsOn: "2017-10-01", endsOn: "2017-10-03")
+        try importAssignments([
+            assignment(
+                "1", plate: "AA-1", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T12:00:00+02:00",
+                checkOut: record("o1", at: "2016-10-01T09:00:00+02:00", impacts: [("scratch", 10, 10)])),
+            // Another event's loan of the same car: none of it belongs to salon2016.
+            assignment(
+                "2", plate: "AA-1", out: "2017-10-01T09:00:00+02:00", in: "2017-10-01T12:00:00+02:00",
+                event: "salon2017",
+                checkOut: record("o2", at: "2017-10-01T09:00:00+02:00", impacts: [("impact", 50, 50)]),
+                checkIn: record("i2", at: "2017-10-01T11:00:00+02:00", impacts: [("impact", 300, 300)])),
+        ])
+        try importRecords(
+            .loanRecords,
+            [
+                // A later check-out of assignment 1, made after the first as-of below.
+                record("o3", at: "2016-10-01T10:00:00+02:00").with("assignment_id", "1").with("kind", "check_out"),
+                record("r10", at: "2016-10-01T09:00:00+02:00").with("assignment_id", "404").with("kind", "check_in"),
+                // Made after both as-ofs: an orphan is listed whenever it was made.
+                record("r9", at: "2030-01-01T09:00:00+02:00").with("assignment_id", "404").with("kind", "check_out"),
+            ], firstSequence: 200)
+
+        let early = try makeReport(asOf: "2016-10-01T09:30:00+02:00")
+        let late = try makeReport()
+        for (report, out) in [(early, "2016-10-01T09:00:00+02:00"), (late, "2016-10-01T10:00:00+02:00")] {
+            let loans = try rows(report, "loans")
+            XCTAssertEqual(loans.map { $0["assignment_id"] }, [.text("1")])
+            if case .timestamp(let outAt)? = loans.first?["out_at"] {
+                XCTAssertEqual(outAt, Timestamp(out))
+            } else {
+                XCTFail("out_at")
+            }
+            XCTAssertEqual(try figure(report, "vehicles"), .integer(1))
+            XCTAssertEqual(try figure(report, "between_loans_damage"), .integer(0))
+            XCTAssertEqual(try rows(report, "damage").count, 0)
+            let orphans = try rows(report, "quality").filter {
+                $0["issue"] == .text("loan_record_of_unknown_assignment")
+            }
+            XCTAssertEqual(orphans.map { $0["record"] }, [.text("r10"), .text("r9")])
+        }
+    }
+
+    /// With one event in the database, the records scan finds the orphans itself.
+    func testOrphansFoundByTheScanWhenTheEventHoldsEveryAssignment() throws {
+        try importEvent()
+        try importAssignments([
+            assignment(
+                "1", plate: "AA-1", out: "2016-10-01T09:00:00+02:00", in: "2016-10-01T12:00:00+02:00",
+                checkOut: record("o1", at: "2016-10-01T09:00:00+02:00"))
+        ])
+        try importRecords(
+            .loanRecords,
+            [
+                record("r10", at: "2016-10-01T09:00:00+02:00").with("assignment_id", "404").with("kind", "check_in"),
+                record("r9", at: "2030-01-01T09:00:00+02:00").with("assignment_id", "405").with("kind", "check_out"),
+            ], firstSequence: 200)
+        let quality = try rows(try makeReport(asOf: "2016-10-01T09:30:00+02:00"), "quality").filter {
+            $0["issue"] == .text("loan_record_of_unknown_assignment")
+        }
+        XCTAssertEqual(quality.map { $0["record"] }, [.text("r10"), .text("r9")])
+        XCTAssertEqual(
+            quality.map { $0["detail"] },
+            [
+                .text("check_in of assignment \"404\", which no assignments file holds"),
+                .text("check_out of assignment \"405\", which no assignments file holds"),
+            ])
+    }
+}
