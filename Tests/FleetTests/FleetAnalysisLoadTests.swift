@@ -1,3 +1,4 @@
+import JSON
 import XCTest
 import ReportModel
 import Time
@@ -49,6 +50,55 @@ final class FleetAnalysisLoadTests: FleetAnalysisTestCase {
                 $0["issue"] == .text("loan_record_of_unknown_assignment")
             }
             XCTAssertEqual(orphans.map { $0["record"] }, [.text("r10"), .text("r9")])
+        }
+    }
+
+    /// A database of several shows: the event's rows read through the indexes (`Scope.event`, what
+    /// a report of a small event among many uses) are those the whole-table scans keep, in the
+    /// same order, with the same attached records and impacts.
+    func testTheEventsRowsThroughTheIndexesAreThoseOfTheWholeTableScans() throws {
+        try importEvent()
+        try importEvent(id: "salon2017", startsOn: "2017-10-01", endsOn: "2017-10-03")
+        var assignments: [JSONValue] = []
+        for number in 1...12 {
+            let event = number <= 3 ? "salon2016" : "salon2017"
+            let day = event == "salon2016" ? "2016-10-01" : "2017-10-01"
+            assignments.append(
+                assignment(
+                    "\(number)", plate: "AA-\(number % 4)", out: "\(day)T0\(number % 5 + 1):00:00+02:00",
+                    in: "\(day)T1\(number % 5):00:00+02:00", event: event,
+                    checkOut: record(
+                        "o\(number)", at: "\(day)T0\(number % 5 + 1):05:00+02:00", impacts: [("scratch", 10, 10)]),
+                    checkIn: number % 3 == 0
+                        ? nil
+                        : record(
+                            "i\(number)", at: "\(day)T1\(number % 5):05:00+02:00",
+                            impacts: [
+                                ("impact", Double(number), 20), ("scratch", 30, Double(number)),
+                            ])))
+        }
+        try importAssignments(assignments)
+        // A second check-out of assignment 2, imported later: the latest wins on both paths.
+        try importRecords(
+            .loanRecords,
+            [record("o2b", at: "2016-10-01T03:10:00+02:00").with("assignment_id", "2").with("kind", "check_out")],
+            firstSequence: 500)
+        XCTAssertEqual(FleetQueries.Scope.choose(eventAssignments: 3, allAssignments: 12), .event)
+        XCTAssertEqual(FleetQueries.Scope.choose(eventAssignments: 9, allAssignments: 12), .wholeTables)
+        func dump(_ rows: FleetRows) -> [String] {
+            rows.order.map { index in
+                let row = rows.row(at: Int(index))
+                return
+                    "\(row) \(rows.impacts.impacts(of: Int(index), .checkOut)) \(rows.impacts.impacts(of: Int(index), .checkIn))"
+            }
+        }
+        for event in ["salon2016", "salon2017"] {
+            let asOf = try XCTUnwrap(Timestamp("2018-01-01T00:00:00+01:00"))
+            let whole = try FleetRows.load(try db(), eventId: event, asOf: asOf, scope: .wholeTables)
+            let indexed = try FleetRows.load(try db(), eventId: event, asOf: asOf, scope: .event)
+            XCTAssertEqual(whole.count, event == "salon2016" ? 3 : 9)
+            XCTAssertEqual(dump(indexed), dump(whole), event)
+            XCTAssertFalse(dump(whole).joined().isEmpty)
         }
     }
 

@@ -177,6 +177,8 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(after["users"]?.count, 3, "the next file of the same run imports")
         after["users"] = before["users"]
         after["import_log"] = before["import_log"]
+        // PostgreSQL's count of habits writes moves with the users file that did import.
+        after["habits_changes"] = before["habits_changes"]
         XCTAssertEqual(after, before)
         XCTAssertEqual(
             try database().rows("SELECT file FROM import_log ORDER BY id"), [[.text(users)], [.text(moreUsers)]])

@@ -50,14 +50,49 @@ struct Impact: Sendable, Equatable {
 /// The queries of the analysis: three plain scans, none of which sorts, joins or runs per
 /// assignment.
 ///
-/// The assignments and loan records (in table order) and the impacts (in primary-key order) are
-/// read whole, and those of other events (or of superseded records) are passed over in Swift: a
-/// filter by event would cost a lookup per row, where the scans cost about what reading the rows
-/// does. (The former
+/// When the event holds most of the database's assignments (a database of one show, the
+/// benchmark's), the assignments and loan records (in table order) and the impacts (in
+/// primary-key order) are read whole, and those of other events (or of superseded records) are
+/// passed over in Swift: a filter by event would cost a lookup per row, where the scans cost about
+/// what reading the rows does. When it holds less (a database of many shows), the same queries
+/// are filtered by the event through the indexes (`Scope.event`), so that a report's cost follows
+/// its event's size, not the history's. (The former
 /// single ordered query — correlated "latest record" subqueries, two joins and a `row_number()`
 /// sort into a temp table, then two joins of it to the impacts — took 4 of the 7.7 CPU seconds
 /// of the 300,000-assignment profile; see docs/BENCHMARKS.md.)
 enum FleetQueries {
+    /// Whole tables, or the event's rows through the indexes (`?` the event id, last parameter).
+    enum Scope: Sendable {
+        case wholeTables, event
+
+        /// Whole tables when the event holds at least half of the database's assignments.
+        static func choose(eventAssignments: Int64, allAssignments: Int64) -> Scope {
+            eventAssignments * 2 >= allAssignments ? .wholeTables : .event
+        }
+    }
+
+    static let allAssignmentCount = "SELECT count(*) FROM assignments"
+
+    static func assignments(_ scope: Scope) -> String {
+        scope == .wholeTables ? assignments : assignments + " WHERE event_id = ?"
+    }
+
+    static func records(_ scope: Scope) -> String {
+        scope == .wholeTables
+            ? records : records + " WHERE assignment_id IN (SELECT id FROM assignments WHERE event_id = ?)"
+    }
+
+    static func impacts(_ scope: Scope) -> String {
+        scope == .wholeTables
+            ? impacts
+            : impacts.replacingOccurrences(
+                of: "FROM loan_impacts ORDER BY",
+                with: """
+                    FROM loan_impacts WHERE record_id IN (SELECT r.id FROM loan_records r JOIN assignments a
+                        ON a.id = r.assignment_id WHERE a.event_id = ?) ORDER BY
+                    """)
+    }
+
     /// `?1` event id: how many rows `assignments` will give, so that they are stored without regrowing.
     static let assignmentCount = "SELECT count(*) FROM assignments WHERE event_id = ?"
 
@@ -147,25 +182,33 @@ struct FleetRows {
             cancelled: row.cancelled, checkOut: row.checkOut, checkIn: row.checkIn)
     }
 
-    static func load(_ database: Database, eventId: String, asOf: Timestamp) throws -> FleetRows {
+    /// - Parameter scope: nil chooses by the event's share of the assignments (tests force each).
+    static func load(
+        _ database: Database, eventId: String, asOf: Timestamp, scope: FleetQueries.Scope? = nil
+    ) throws -> FleetRows {
         var loaded = FleetRows()
+        let eventCount = try database.scalarInt(FleetQueries.assignmentCount, [.text(eventId)]) ?? 0
+        let scope =
+            try scope
+            ?? FleetQueries.Scope.choose(
+                eventAssignments: eventCount,
+                allAssignments: database.scalarInt(FleetQueries.allAssignmentCount) ?? 0)
+        loaded.stored.reserveCapacity(Int(eventCount))
         do {
-            let positions = try loaded.readAssignments(database, eventId: eventId)
-            try loaded.attachRecords(database, asOf: asOf, positions: positions)
+            let positions = try loaded.readAssignments(database, eventId: eventId, scope: scope)
+            try loaded.attachRecords(database, eventId: eventId, asOf: asOf, positions: positions, scope: scope)
         }
-        try loaded.readImpacts(database)
+        try loaded.readImpacts(database, eventId: eventId, scope: scope)
         loaded.sort()
         return loaded
     }
 
     /// Reads the event's assignments; returns each one's index by id.
     private mutating func readAssignments(
-        _ database: Database, eventId: String
+        _ database: Database, eventId: String, scope: FleetQueries.Scope
     ) throws -> (table: IdentifierTable, ids: [String]) {
-        let count = try database.prepare(FleetQueries.assignmentCount)
-        try count.bind([.text(eventId)])
-        if try count.step() { stored.reserveCapacity(Int(count.int64(0))) }
-        let statement = try database.prepare(FleetQueries.assignments)
+        let statement = try database.prepare(FleetQueries.assignments(scope))
+        if scope == .event { try statement.bind([.text(eventId)]) }
         var positions = IdentifierTable(capacity: stored.capacity)
         var ids: [String] = []
         ids.reserveCapacity(stored.capacity)
@@ -196,13 +239,15 @@ struct FleetRows {
     /// pass by here too, and are kept as `recordsOfUnknownAssignments` (their own query would
     /// look up an assignment per record again).
     private mutating func attachRecords(
-        _ database: Database, asOf: Timestamp, positions: (table: IdentifierTable, ids: [String])
+        _ database: Database, eventId: String, asOf: Timestamp, positions: (table: IdentifierTable, ids: [String]),
+        scope: FleetQueries.Scope
     ) throws {
-        let eventHoldsAll = databaseAssignments == stored.count
+        let eventHoldsAll = scope == .wholeTables && databaseAssignments == stored.count
         var unknown: [UnknownAssignmentRecord] = []
         /// The import order of each attached record, by slot.
         var sequences = [Int64](repeating: 0, count: stored.count * 2)
-        let statement = try database.prepare(FleetQueries.records)
+        let statement = try database.prepare(FleetQueries.records(scope))
+        if scope == .event { try statement.bind([.text(eventId)]) }
         var assignmentId: ByteIdentifier?
         var position: Int32?
         while try statement.step() {
@@ -250,7 +295,7 @@ struct FleetRows {
     }
 
     /// Keeps the impacts of the attached records, found by record id.
-    private mutating func readImpacts(_ database: Database) throws {
+    private mutating func readImpacts(_ database: Database, eventId: String, scope: FleetQueries.Scope) throws {
         var slots = IdentifierTable(capacity: stored.count * 2)
         // The ids by slot, side by side, for the table's comparisons (a row is 144 bytes to copy).
         var slotIds = [String](repeating: "", count: stored.count * 2)
@@ -267,8 +312,8 @@ struct FleetRows {
             }
         }
         impacts = AttachedImpacts(slots: stored.count * 2)
-        let statement = try database.prepare(FleetQueries.impacts)
-        try statement.bind(ImpactType.allCases.map { .text($0.name) })
+        let statement = try database.prepare(FleetQueries.impacts(scope))
+        try statement.bind(ImpactType.allCases.map { .text($0.name) } + (scope == .event ? [.text(eventId)] : []))
         var currentId: ByteIdentifier?
         var slot: Int32?
         var previousPosition: Int64 = -2
