@@ -40,8 +40,9 @@ struct HabitsStreakStateStore {
         dataVersion = try database.scalarInt(Self.versionSQL(database.kind, locking: false))
     }
 
-    /// The states before `first`, by user id (inside the report's read transaction).
-    func load(before first: Day) throws -> [String: HabitsCachedState] {
+    /// The states before `first`, by the bytes of the user id (inside the report's read
+    /// transaction): a String key would take an NFC and an NFD spelling of a name for one user.
+    func load(before first: Day) throws -> [[UInt8]: HabitsCachedState] {
         let statement = try database.prepare(
             """
             SELECT user_id, through_day, last_record_day, consistency, last_active_day, run, best_streak,
@@ -49,7 +50,7 @@ struct HabitsStreakStateStore {
             FROM habits_streak_state WHERE day_start = ?1 AND through_day < ?2
             """)
         try statement.bind([.integer(Int64(dayStartMinutes)), .integer(Int64(first.ordinal))])
-        var states: [String: HabitsCachedState] = [:]
+        var states: [[UInt8]: HabitsCachedState] = [:]
         while try statement.step() {
             let walk = HabitsWalkState(
                 throughDay: Int(statement.int64(1)), lastRecordDay: statement.int64OrNil(2).map { Int($0) },
@@ -57,7 +58,8 @@ struct HabitsStreakStateStore {
                 run: Int(statement.int64(5)), bestStreak: Int(statement.int64(6)),
                 bestStart: statement.int64OrNil(7).map { Day(ordinal: Int($0)) },
                 bestEnd: statement.int64OrNil(8).map { Day(ordinal: Int($0)) })
-            states[statement.string(0)] = HabitsCachedState(walk: walk, latestSessionEnd: statement.int64OrNil(9))
+            states[Array(statement.string(0).utf8)] = HabitsCachedState(
+                walk: walk, latestSessionEnd: statement.int64OrNil(9))
         }
         return states
     }

@@ -55,43 +55,49 @@ struct HabitsUserRecords {
     var recordCount: Int { tasks.count + flows.count + sessions.count + logins.count + moods.count }
 }
 
-/// Reads one user's records with prepared statements reused for every user.
+/// Reads the whole histories of a batch of users (`HabitsAnalysis.batchSize`) with six prepared
+/// statements reused for every batch.
 ///
-/// Each query is by `user_id`, served by the tables' `(user_id, …)` indexes, so users are
-/// processed one after the other and memory holds one user's records, never the whole database.
-/// Dates are read as `Day`s straight from the column's bytes (`Statement.day`: the importers store
+/// Each query takes a range of `user_id`s, served by the tables' `(user_id, …)` indexes, and
+/// gives its rows by user, so memory holds one batch's records, never the whole database, and a
+/// server is asked six times a batch rather than six times a user. Dates are read as `Day`s straight from the column's bytes (`Statement.day`: the importers store
 /// only valid `YYYY-MM-DD` dates), which spares a string per row and, on PostgreSQL, a cast to
 /// `date` per row on the server (`unixepoch(date)` cost 2–3 µs a row there).
 final class HabitsRecordReader {
     private let database: Database
-    private let user: Statement
-    private let tasks: Statement
-    private let flows: Statement
-    private let sessions: Statement
-    private let logins: Statement
-    private let moods: Statement
+    /// The reads of a range of users (`?1`…`?2` in byte order), each row led by its `user_id`
+    /// and ordered by it.
+    private let usersOfRange: Statement
+    private let tasksOfRange: Statement
+    private let flowsOfRange: Statement
+    private let sessionsOfRange: Statement
+    private let loginsOfRange: Statement
+    private let moodsOfRange: Statement
 
     init(database: Database) throws {
         self.database = database
-        user = try database.prepare("SELECT timezone FROM users WHERE id = ?")
-        tasks = try database.prepare(
+        usersOfRange = try database.prepare("SELECT id, timezone FROM users WHERE id BETWEEN ?1 AND ?2")
+        tasksOfRange = try database.prepare(
             """
-            SELECT date, state = 'terminee', completed_at_us FROM tasks WHERE user_id = ?
+            SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks WHERE user_id BETWEEN ?1 AND ?2
+            ORDER BY user_id
             """)
-        flows = try database.prepare(
+        flowsOfRange = try database.prepare(
             """
-            SELECT f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
+            SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
                    f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
             FROM flows f LEFT JOIN flow_contexts c ON c.flow_id = f.id AND f.etat = 'termine'
-            WHERE f.user_id = ? ORDER BY f.id, c.position
+            WHERE f.user_id BETWEEN ?1 AND ?2 ORDER BY f.user_id, f.id, c.position
             """)
-        sessions = try database.prepare(
+        sessionsOfRange = try database.prepare(
             """
-            SELECT id, started_at_us, total_seconds, remaining_seconds, ended_at_us
-            FROM focus_sessions WHERE user_id = ? ORDER BY started_at_us, id
+            SELECT user_id, id, started_at_us, total_seconds, remaining_seconds, ended_at_us
+            FROM focus_sessions WHERE user_id BETWEEN ?1 AND ?2 ORDER BY user_id, started_at_us, id
             """)
-        logins = try database.prepare("SELECT at_us FROM logins WHERE user_id = ? ORDER BY at_us")
-        moods = try database.prepare("SELECT date, mood FROM moods WHERE user_id = ?")
+        loginsOfRange = try database.prepare(
+            "SELECT user_id, at_us FROM logins WHERE user_id BETWEEN ?1 AND ?2 ORDER BY user_id, at_us")
+        moodsOfRange = try database.prepare(
+            "SELECT user_id, date, mood FROM moods WHERE user_id BETWEEN ?1 AND ?2 ORDER BY user_id")
     }
 
     /// Every user id with at least one record of activity, or `only` when given; byte order.
@@ -100,7 +106,9 @@ final class HabitsRecordReader {
     /// reading every row: ten thousand seeks rather than ten million rows.
     func userIdsBySeeking(only: String?) throws -> [String] {
         if let only { return try hasAnything(only) ? [only] : [] }
-        var ids = Set<String>()
+        // Keyed by bytes: a Set of Strings would take an NFC and an NFD spelling of one name
+        // for one user, as Swift's == does; ids are compared byte for byte everywhere else.
+        var ids: [[UInt8]: String] = [:]
         for table in ["tasks", "flows", "focus_sessions", "logins", "moods"] {
             let statement = try database.prepare(
                 """
@@ -111,9 +119,12 @@ final class HabitsRecordReader {
                     WHERE seen.id IS NOT NULL)
                 SELECT id FROM seen WHERE id IS NOT NULL
                 """)
-            while try statement.step() { ids.insert(statement.string(0)) }
+            while try statement.step() {
+                let id = statement.string(0)
+                ids[Array(id.utf8)] = id
+            }
         }
-        return ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return ids.values.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// Whether the id has a `users` record or any activity record (for `--user`).
@@ -129,21 +140,53 @@ final class HabitsRecordReader {
         return try statement.step() && statement.int64(0) != 0
     }
 
-    /// Replaces `records` with the records of `userId`.
-    func read(_ userId: String, into records: inout HabitsUserRecords) throws {
-        let key: [SQLValue] = [.text(userId)]
-        records.userId = userId
-        try user.bind(key)
-        records.isKnown = try user.step()
-        records.timezone = records.isKnown ? user.stringOrNil(0) : nil
-        user.reset()
-
-        try tasks.bind(key)
-        try flows.bind(key)
-        try sessions.bind(key)
-        try logins.bind(key)
-        try moods.bind(key)
-        try records.collect(tasks: tasks, flows: flows, sessions: sessions, logins: logins, moods: moods)
+    /// Replaces `records[i]` with the records of `userIds[i]` for every `i` in `wanted`, in six
+    /// queries over the range of those ids (rows of other ids in the range are passed over).
+    /// `userIds` must be in byte order, as `userIdsBySeeking` gives them.
+    func read(batch userIds: [String], wanted: [Int], into records: inout [HabitsUserRecords]) throws {
+        guard let first = wanted.first, let last = wanted.last else { return }
+        var isWanted = [Bool](repeating: false, count: userIds.count)
+        for index in wanted {
+            isWanted[index] = true
+            records[index].userId = userIds[index]
+            records[index].isKnown = false
+            records[index].timezone = nil
+            records[index].clearLists()
+        }
+        let range: [SQLValue] = [.text(userIds[first]), .text(userIds[last])]
+        /// Walks the ids in step with a query's rows (both in byte order): the index of the row's
+        /// user, or nil for a user not wanted.
+        struct Cursor {
+            var index: Int
+            mutating func seek(_ id: String, in ids: [String], wanted: [Bool]) -> Int? {
+                while index < ids.count, ids[index].utf8.lexicographicallyPrecedes(id.utf8) { index += 1 }
+                return index < ids.count && ids[index].utf8.elementsEqual(id.utf8) && wanted[index] ? index : nil
+            }
+        }
+        func each(_ statement: Statement, _ body: (Int) throws -> Void) throws {
+            try statement.bind(range)
+            var cursor = Cursor(index: first)
+            var lastId = ""
+            var lastIndex: Int?
+            while try statement.step() {
+                let id = statement.string(0)
+                if !id.utf8.elementsEqual(lastId.utf8) {
+                    lastId = id
+                    lastIndex = cursor.seek(id, in: userIds, wanted: isWanted)
+                }
+                if let index = lastIndex { try body(index) }
+            }
+            statement.reset()
+        }
+        try each(usersOfRange) { index in
+            records[index].isKnown = true
+            records[index].timezone = usersOfRange.stringOrNil(1)
+        }
+        try each(tasksOfRange) { records[$0].appendTask(tasksOfRange, from: 1) }
+        try each(flowsOfRange) { records[$0].appendFlowRow(flowsOfRange, from: 1) }
+        try each(sessionsOfRange) { records[$0].appendSession(sessionsOfRange, from: 1) }
+        try each(loginsOfRange) { records[$0].logins.append(loginsOfRange.int64(1)) }
+        try each(moodsOfRange) { records[$0].appendMood(moodsOfRange, from: 1) }
     }
 }
 
@@ -153,45 +196,57 @@ extension HabitsUserRecords {
     mutating func collect(
         tasks: Statement, flows: Statement, sessions: Statement, logins: Statement, moods: Statement
     ) throws {
-        self.tasks.removeAll(keepingCapacity: true)
-        while try tasks.step() {
-            self.tasks.append(
-                .init(
-                    date: tasks.day(0) ?? Day(ordinal: 0), done: tasks.int64(1) != 0,
-                    completedAt: tasks.int64OrNil(2)))
-        }
-
-        self.flows.removeAll(keepingCapacity: true)
-        while try flows.step() {
-            let id = flows.string(0)
-            let context = flows.stringOrNil(9)
-            if let last = self.flows.indices.last, self.flows[last].id == id {
-                if let context { self.flows[last].contexts.append(context) }
-                continue
-            }
-            self.flows.append(
-                .init(
-                    id: id, date: flows.day(1) ?? Day(ordinal: 0), done: flows.int64(2) != 0,
-                    stepsTotal: flows.int64(3), stepsDone: flows.int64(4), estimatedMinutes: flows.doubleOrNil(5) ?? 0,
-                    realisedMinutes: flows.doubleOrNil(6) ?? 0, streakDay: flows.int64OrNil(7),
-                    completedAt: flows.int64OrNil(8), contexts: context.map { [$0] } ?? []))
-        }
-
-        self.sessions.removeAll(keepingCapacity: true)
-        while try sessions.step() {
-            self.sessions.append(
-                .init(
-                    id: sessions.string(0), startedAt: sessions.int64(1),
-                    totalSeconds: sessions.int64(2), remainingSeconds: sessions.int64(3),
-                    endedAt: sessions.int64OrNil(4)))
-        }
-
-        self.logins.removeAll(keepingCapacity: true)
+        clearLists()
+        while try tasks.step() { appendTask(tasks, from: 0) }
+        while try flows.step() { appendFlowRow(flows, from: 0) }
+        while try sessions.step() { appendSession(sessions, from: 0) }
         while try logins.step() { self.logins.append(logins.int64(0)) }
+        while try moods.step() { appendMood(moods, from: 0) }
+    }
 
-        self.moods.removeAll(keepingCapacity: true)
-        while try moods.step() {
-            self.moods.append(.init(date: moods.day(0) ?? Day(ordinal: 0), mood: Int(moods.int64(1))))
+    /// Empties the five lists, keeping their capacity.
+    mutating func clearLists() {
+        tasks.removeAll(keepingCapacity: true)
+        flows.removeAll(keepingCapacity: true)
+        sessions.removeAll(keepingCapacity: true)
+        logins.removeAll(keepingCapacity: true)
+        moods.removeAll(keepingCapacity: true)
+    }
+
+    /// The row's task, its columns from `column` on: date, done, completed at.
+    mutating func appendTask(_ row: Statement, from column: Int) {
+        tasks.append(
+            .init(
+                date: row.day(column) ?? Day(ordinal: 0), done: row.int64(column + 1) != 0,
+                completedAt: row.int64OrNil(column + 2)))
+    }
+
+    /// The row's flow, or one more context of the flow before it (rows come by flow id, then
+    /// context position).
+    mutating func appendFlowRow(_ row: Statement, from column: Int) {
+        let id = row.string(column)
+        let context = row.stringOrNil(column + 9)
+        if let last = flows.indices.last, flows[last].id == id {
+            if let context { flows[last].contexts.append(context) }
+            return
         }
+        flows.append(
+            .init(
+                id: id, date: row.day(column + 1) ?? Day(ordinal: 0), done: row.int64(column + 2) != 0,
+                stepsTotal: row.int64(column + 3), stepsDone: row.int64(column + 4),
+                estimatedMinutes: row.doubleOrNil(column + 5) ?? 0, realisedMinutes: row.doubleOrNil(column + 6) ?? 0,
+                streakDay: row.int64OrNil(column + 7), completedAt: row.int64OrNil(column + 8),
+                contexts: context.map { [$0] } ?? []))
+    }
+
+    mutating func appendSession(_ row: Statement, from column: Int) {
+        sessions.append(
+            .init(
+                id: row.string(column), startedAt: row.int64(column + 1), totalSeconds: row.int64(column + 2),
+                remainingSeconds: row.int64(column + 3), endedAt: row.int64OrNil(column + 4)))
+    }
+
+    mutating func appendMood(_ row: Statement, from column: Int) {
+        moods.append(.init(date: row.day(column) ?? Day(ordinal: 0), mood: Int(row.int64(column + 1))))
     }
 }

@@ -1,0 +1,70 @@
+import Foundation
+import ReportModel
+import Time
+import XCTest
+@testable import Habits
+
+/// The whole histories of many users are read in batches (`HabitsAnalysis.batchSize` users per
+/// six queries over a range of ids). Oracle: each user's report alone (`--user`, a batch of one)
+/// gives the same `daily`, `streaks` and `categories` rows as that user's rows in the report of
+/// everyone, across batch boundaries, with ids that only have a `users` record inside a batch's
+/// range, and with two ids that are canonically equal but different bytes (NFC `é`, NFD `e` + ◌́).
+final class HabitsBatchTests: XCTestCase {
+    private var store: HabitsTestStore!
+    override func setUpWithError() throws { store = try HabitsTestStore() }
+    override func tearDown() { store = nil }
+
+    func testBatchesGiveEachUserWhatTheirOwnReportGives() throws {
+        let count = HabitsAnalysis.batchSize * 2 + 7
+        var ids = (0..<count).map { String(format: "u%03d", $0) }
+        ids += ["r\u{E9}mi", "re\u{301}mi"]
+        for (number, id) in ids.enumerated() {
+            if number % 5 == 0 { try store.user(id, timezone: number % 10 == 0 ? "Asia/Tokyo" : "Europe/Paris") }
+            // Users with a record and nothing else, inside the ranges the batches read.
+            if number % 9 == 0 { try store.user(id + "-idle", timezone: "Europe/Paris") }
+            for day in 1...(number % 6 + 1) {
+                let date = String(format: "2026-11-%02d", 20 + day)
+                try store.task("\(id)-t\(day)", user: id, date: date, state: day % 3 == 0 ? "a_faire" : "terminee")
+                if number % 2 == 0 {
+                    try store.flow(
+                        "\(id)-f\(day)", user: id, date: date, steps: [true, day % 2 == 0],
+                        contexte: ["Maison", "Sport \(number % 3)"])
+                }
+            }
+            if number % 3 == 0 {
+                try store.session(
+                    "\(id)-s", user: id, startedAt: "2026-11-23T08:00:00Z", total: 1500,
+                    remaining: Int64(number % 4) * 60)
+                try store.login(id, at: "2026-11-23T07:00:00Z")
+                try store.mood(id, date: "2026-11-24", mood: Int64(number % 5 + 1))
+            }
+        }
+        let everyone = try store.report(from: "2026-11-21", to: "2026-11-27")
+        let daily = everyone.rows("daily")
+        let users = Set(
+            daily.compactMap { row -> [UInt8]? in
+                if case .text(let id) = row[0] { return Array(id.utf8) }
+                return nil
+            })
+        XCTAssertEqual(users.count, ids.count, "every user has daily rows, the two rémi apart")
+        // Resumed from the states the report above saved (the rémi spellings each their own):
+        // the same figures as the full walk.
+        var resumedOptions = HabitsOptions(from: Day("2026-11-28")!, to: Day("2026-11-28")!, asOf: HabitsTestStore.asOf)
+        let resumed = try HabitsAnalysis.report(database: store.database, options: resumedOptions)
+        XCTAssertGreaterThan(try store.count("habits_streak_state"), Int64(ids.count / 2))
+        resumedOptions.usesStreakStateCache = false
+        let full = try HabitsAnalysis.report(database: store.database, options: resumedOptions)
+        for table in ["daily", "streaks"] { XCTAssertEqual(resumed.rows(table), full.rows(table), table) }
+        for id in ids {
+            let alone = try store.report(from: "2026-11-21", to: "2026-11-27", user: id)
+            for table in ["daily", "streaks"] {
+                // By bytes: `Value`'s == would take the two rémi for one.
+                let rows = everyone.rows(table).filter { row in
+                    if case .text(let user) = row[0] { return user.utf8.elementsEqual(id.utf8) }
+                    return false
+                }
+                XCTAssertEqual(rows, alone.rows(table), "\(id): \(table)")
+            }
+        }
+    }
+}
