@@ -32,23 +32,21 @@ public enum HabitsAnalysis {
             let userIds = try reader.userIdsBySeeking(only: options.user)
             if let user = options.user, userIds.isEmpty { throw HabitsAnalysisError.unknownUser(user) }
             var accumulator = HabitsAccumulator(options: options)
-            // Users go in batches: those resumed from a cached state are read one by one (a few
-            // days each), the others' whole histories in six queries a batch (a round trip per
-            // query is what a server charges; SQLite gains nothing and loses nothing).
+            // Users go in batches of six queries each (a round trip per query is what a server
+            // charges; SQLite gains nothing and loses nothing): those resumed from a cached state
+            // read the days after it, the others their whole histories.
             var batch = [HabitsUserRecords](repeating: HabitsUserRecords(), count: Self.batchSize)
             var resumed = [HabitsCachedState?](repeating: nil, count: Self.batchSize)
             for start in stride(from: 0, to: userIds.count, by: Self.batchSize) {
                 let ids = Array(userIds[start..<min(start + Self.batchSize, userIds.count)])
+                for (index, userId) in ids.enumerated() { resumed[index] = cached[Array(userId.utf8)] }
+                let windowRead =
+                    try window?.read(
+                        batch: ids, states: Array(resumed[0..<ids.count]), through: options.to, into: &batch) ?? []
                 var whole: [Int] = []
-                for (index, userId) in ids.enumerated() {
+                for index in ids.indices where !windowRead.contains(index) {
                     resumed[index] = nil
-                    if let window, let state = cached[Array(userId.utf8)],
-                        try window.read(userId, after: state, through: options.to, into: &batch[index])
-                    {
-                        resumed[index] = state
-                    } else {
-                        whole.append(index)
-                    }
+                    whole.append(index)
                 }
                 try reader.read(batch: ids, wanted: whole, into: &batch)
                 for index in ids.indices { accumulator.add(batch[index], resuming: resumed[index]) }

@@ -144,49 +144,17 @@ final class HabitsRecordReader {
     /// queries over the range of those ids (rows of other ids in the range are passed over).
     /// `userIds` must be in byte order, as `userIdsBySeeking` gives them.
     func read(batch userIds: [String], wanted: [Int], into records: inout [HabitsUserRecords]) throws {
-        guard let first = wanted.first, let last = wanted.last else { return }
-        var isWanted = [Bool](repeating: false, count: userIds.count)
-        for index in wanted {
-            isWanted[index] = true
-            records[index].userId = userIds[index]
-            records[index].isKnown = false
-            records[index].timezone = nil
-            records[index].clearLists()
-        }
-        let range: [SQLValue] = [.text(userIds[first]), .text(userIds[last])]
-        /// Walks the ids in step with a query's rows (both in byte order): the index of the row's
-        /// user, or nil for a user not wanted.
-        struct Cursor {
-            var index: Int
-            mutating func seek(_ id: String, in ids: [String], wanted: [Bool]) -> Int? {
-                while index < ids.count, ids[index].utf8.lexicographicallyPrecedes(id.utf8) { index += 1 }
-                return index < ids.count && ids[index].utf8.elementsEqual(id.utf8) && wanted[index] ? index : nil
-            }
-        }
-        func each(_ statement: Statement, _ body: (Int) throws -> Void) throws {
-            try statement.bind(range)
-            var cursor = Cursor(index: first)
-            var lastId = ""
-            var lastIndex: Int?
-            while try statement.step() {
-                let id = statement.string(0)
-                if !id.utf8.elementsEqual(lastId.utf8) {
-                    lastId = id
-                    lastIndex = cursor.seek(id, in: userIds, wanted: isWanted)
-                }
-                if let index = lastIndex { try body(index) }
-            }
-            statement.reset()
-        }
-        try each(usersOfRange) { index in
+        guard let batch = HabitsBatch(ids: userIds, wanted: wanted, resetting: &records) else { return }
+        let range = batch.range
+        try batch.rows(usersOfRange, range) { index in
             records[index].isKnown = true
             records[index].timezone = usersOfRange.stringOrNil(1)
         }
-        try each(tasksOfRange) { records[$0].appendTask(tasksOfRange, from: 1) }
-        try each(flowsOfRange) { records[$0].appendFlowRow(flowsOfRange, from: 1) }
-        try each(sessionsOfRange) { records[$0].appendSession(sessionsOfRange, from: 1) }
-        try each(loginsOfRange) { records[$0].logins.append(loginsOfRange.int64(1)) }
-        try each(moodsOfRange) { records[$0].appendMood(moodsOfRange, from: 1) }
+        try batch.rows(tasksOfRange, range) { records[$0].appendTask(tasksOfRange, from: 1) }
+        try batch.rows(flowsOfRange, range) { records[$0].appendFlowRow(flowsOfRange, from: 1) }
+        try batch.rows(sessionsOfRange, range) { records[$0].appendSession(sessionsOfRange, from: 1) }
+        try batch.rows(loginsOfRange, range) { records[$0].logins.append(loginsOfRange.int64(1)) }
+        try batch.rows(moodsOfRange, range) { records[$0].appendMood(moodsOfRange, from: 1) }
     }
 }
 
@@ -248,5 +216,53 @@ extension HabitsUserRecords {
 
     mutating func appendMood(_ row: Statement, from column: Int) {
         moods.append(.init(date: row.day(column) ?? Day(ordinal: 0), mood: Int(row.int64(column + 1))))
+    }
+}
+
+/// Some users of a batch (`wanted`, indices into `ids`, in byte order) read with range queries:
+/// `?1`…`?2` the first and last wanted id, each row led by its `user_id` and ordered by it, rows
+/// of ids in the range that are not wanted passed over.
+struct HabitsBatch {
+    let ids: [String]
+    private var isWanted: [Bool]
+    let first: Int
+    let last: Int
+
+    /// Nil when nothing is wanted; else each wanted record reset to its id and no records.
+    init?(ids: [String], wanted: [Int], resetting records: inout [HabitsUserRecords]) {
+        guard let first = wanted.first, let last = wanted.last else { return nil }
+        self.ids = ids
+        self.first = first
+        self.last = last
+        isWanted = [Bool](repeating: false, count: ids.count)
+        for index in wanted {
+            isWanted[index] = true
+            records[index].userId = ids[index]
+            records[index].isKnown = false
+            records[index].timezone = nil
+            records[index].clearLists()
+        }
+    }
+
+    var range: [SQLValue] { [.text(ids[first]), .text(ids[last])] }
+
+    /// Runs `statement` with `parameters` and calls `body` with the index of each row's user.
+    func rows(_ statement: Statement, _ parameters: [SQLValue], _ body: (Int) throws -> Void) throws {
+        try statement.bind(parameters)
+        var cursor = first
+        var lastId = ""
+        var lastIndex: Int?
+        while try statement.step() {
+            let id = statement.string(0)
+            if !id.utf8.elementsEqual(lastId.utf8) {
+                lastId = id
+                // Ids and rows both in byte order: walk the ids in step with the rows.
+                while cursor < ids.count, ids[cursor].utf8.lexicographicallyPrecedes(id.utf8) { cursor += 1 }
+                lastIndex =
+                    cursor < ids.count && ids[cursor].utf8.elementsEqual(id.utf8) && isWanted[cursor] ? cursor : nil
+            }
+            if let index = lastIndex { try body(index) }
+        }
+        statement.reset()
     }
 }

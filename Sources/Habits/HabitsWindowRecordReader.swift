@@ -1,7 +1,7 @@
 import Store
 import Time
 
-/// Reads the records of one user that can land on the days after a cached state
+/// Reads the records of users that can land on the days after their cached state
 /// (`HabitsWalkState.throughDay`) through the period's last day: the few days a report resumed
 /// from `habits_streak_state` walks, instead of the user's whole history.
 ///
@@ -13,80 +13,98 @@ import Time
 /// inside it but on skipped days are read and ignored. Done tasks and flows are found by their
 /// completion instant too (partial indexes of schema step 2): one dated long ago can be completed
 /// in the window. Orders are those of `HabitsRecordReader` (flows by id, sessions by start then
-/// id), so sums come out in the same order as the full read.
+/// id), so sums come out in the same order as the full read. Users are read in batches
+/// (`read(batch:)`): those whose states end on the same day share a window and six queries.
 final class HabitsWindowRecordReader {
-    private let user: Statement
-    private let tasks: Statement
-    private let flows: Statement
-    private let sessions: Statement
-    private let logins: Statement
-    private let moods: Statement
+    /// The reads of a range of users sharing one window (`?1`…`?2` the ids), each row led by its
+    /// `user_id` and ordered by it.
+    private let usersOfRange: Statement
+    private let tasksOfRange: Statement
+    private let flowsOfRange: Statement
+    private let sessionsOfRange: Statement
+    private let loginsOfRange: Statement
+    private let moodsOfRange: Statement
 
     init(database: Database) throws {
-        user = try database.prepare("SELECT timezone FROM users WHERE id = ?")
-        tasks = try database.prepare(
+        usersOfRange = try database.prepare("SELECT id, timezone FROM users WHERE id BETWEEN ?1 AND ?2")
+        tasksOfRange = try database.prepare(
             """
-            SELECT date, state = 'terminee', completed_at_us FROM tasks
-            WHERE user_id = ?1 AND date BETWEEN ?2 AND ?3
+            SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks
+            WHERE user_id BETWEEN ?1 AND ?2 AND date BETWEEN ?3 AND ?4
             UNION ALL
-            SELECT date, state = 'terminee', completed_at_us FROM tasks
-            WHERE user_id = ?1 AND state = 'terminee' AND completed_at_us IS NOT NULL
-              AND completed_at_us >= ?4 AND completed_at_us < ?5 AND date NOT BETWEEN ?2 AND ?3
+            SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks
+            WHERE user_id BETWEEN ?1 AND ?2 AND state = 'terminee' AND completed_at_us IS NOT NULL
+              AND completed_at_us >= ?5 AND completed_at_us < ?6 AND date NOT BETWEEN ?3 AND ?4
+            ORDER BY 1
             """)
-        flows = try database.prepare(
+        flowsOfRange = try database.prepare(
             """
-            SELECT f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
+            SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
                    f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
             FROM flows f LEFT JOIN flow_contexts c ON c.flow_id = f.id AND f.etat = 'termine'
             WHERE f.id IN (
-                SELECT id FROM flows WHERE user_id = ?1 AND date BETWEEN ?2 AND ?3
+                SELECT id FROM flows WHERE user_id BETWEEN ?1 AND ?2 AND date BETWEEN ?3 AND ?4
                 UNION
-                SELECT id FROM flows WHERE user_id = ?1 AND etat = 'termine' AND completed_at_us IS NOT NULL
-                  AND completed_at_us >= ?4 AND completed_at_us < ?5)
-            ORDER BY f.id, c.position
+                SELECT id FROM flows WHERE user_id BETWEEN ?1 AND ?2 AND etat = 'termine'
+                  AND completed_at_us IS NOT NULL AND completed_at_us >= ?5 AND completed_at_us < ?6)
+            ORDER BY f.user_id, f.id, c.position
             """)
-        sessions = try database.prepare(
+        sessionsOfRange = try database.prepare(
             """
-            SELECT id, started_at_us, total_seconds, remaining_seconds, ended_at_us FROM focus_sessions
-            WHERE user_id = ?1 AND started_at_us >= ?2 AND started_at_us < ?3 ORDER BY started_at_us, id
+            SELECT user_id, id, started_at_us, total_seconds, remaining_seconds, ended_at_us FROM focus_sessions
+            WHERE user_id BETWEEN ?1 AND ?2 AND started_at_us >= ?3 AND started_at_us < ?4
+            ORDER BY user_id, started_at_us, id
             """)
-        logins = try database.prepare(
+        loginsOfRange = try database.prepare(
             """
-            SELECT at_us FROM logins WHERE user_id = ?1 AND at_us >= ?2 AND at_us < ?3 ORDER BY at_us
+            SELECT user_id, at_us FROM logins WHERE user_id BETWEEN ?1 AND ?2 AND at_us >= ?3 AND at_us < ?4
+            ORDER BY user_id, at_us
             """)
-        moods = try database.prepare(
+        moodsOfRange = try database.prepare(
             """
-            SELECT date, mood FROM moods WHERE user_id = ?1 AND date BETWEEN ?2 AND ?3
+            SELECT user_id, date, mood FROM moods WHERE user_id BETWEEN ?1 AND ?2 AND date BETWEEN ?3 AND ?4
+            ORDER BY user_id
             """)
     }
+}
 
-    /// Replaces `records` with the records of `userId` in the window after `state` through `last`.
-    /// Returns false, reading nothing more, when the window cannot give the full read's figures:
-    /// a user without a `users` record (`unknown_user` counts their whole history) or one whose
-    /// sessions before the window may still be open in it (the overlap check needs them).
+extension HabitsWindowRecordReader {
+    /// Fills `records[i]` with the window of `ids[i]` (in byte order) after `states[i]` through
+    /// `last`, for the users whose windows can give the full read's figures; returns their indices.
+    /// The others need their whole history: no state, a session open since before the window
+    /// (the overlap check needs it), or no `users` record (`unknown_user` counts their whole
+    /// history).
     func read(
-        _ userId: String, after state: HabitsCachedState, through last: Day,
-        into records: inout HabitsUserRecords
-    ) throws -> Bool {
-        let window = HabitsWindow(after: state.walk.throughDay ?? 0, through: last)
-        if let end = state.latestSessionEnd, end > window.startMicroseconds { return false }
-        let key = SQLValue.text(userId)
-        try user.bind([key])
-        records.isKnown = try user.step()
-        records.timezone = records.isKnown ? user.stringOrNil(0) : nil
-        user.reset()
-        guard records.isKnown else { return false }
-        records.userId = userId
-
-        let dates: [SQLValue] = [.day(Day(ordinal: window.firstDay)), .day(last)]
-        let instants: [SQLValue] = [.integer(window.startMicroseconds), .integer(window.endMicroseconds)]
-        try tasks.bind([key] + dates + instants)
-        try flows.bind([key] + dates + instants)
-        try sessions.bind([key] + instants)
-        try logins.bind([key] + instants)
-        try moods.bind([key] + dates)
-        try records.collect(tasks: tasks, flows: flows, sessions: sessions, logins: logins, moods: moods)
-        return true
+        batch ids: [String], states: [HabitsCachedState?], through last: Day, into records: inout [HabitsUserRecords]
+    ) throws -> Set<Int> {
+        var groups: [Int: [Int]] = [:]
+        for (index, state) in states.enumerated() {
+            guard let state else { continue }
+            let window = HabitsWindow(after: state.walk.throughDay ?? 0, through: last)
+            if let end = state.latestSessionEnd, end > window.startMicroseconds { continue }
+            groups[state.walk.throughDay ?? 0, default: []].append(index)
+        }
+        var read = Set<Int>()
+        for (throughDay, members) in groups.sorted(by: { $0.key < $1.key }) {
+            guard let batch = HabitsBatch(ids: ids, wanted: members, resetting: &records) else { continue }
+            let window = HabitsWindow(after: throughDay, through: last)
+            let dates: [SQLValue] = [.day(Day(ordinal: window.firstDay)), .day(last)]
+            let instants: [SQLValue] = [.integer(window.startMicroseconds), .integer(window.endMicroseconds)]
+            let range = batch.range
+            try batch.rows(usersOfRange, range) { index in
+                records[index].isKnown = true
+                records[index].timezone = usersOfRange.stringOrNil(1)
+            }
+            try batch.rows(tasksOfRange, range + dates + instants) { records[$0].appendTask(tasksOfRange, from: 1) }
+            try batch.rows(flowsOfRange, range + dates + instants) { records[$0].appendFlowRow(flowsOfRange, from: 1) }
+            try batch.rows(sessionsOfRange, range + instants) {
+                records[$0].appendSession(sessionsOfRange, from: 1)
+            }
+            try batch.rows(loginsOfRange, range + instants) { records[$0].logins.append(loginsOfRange.int64(1)) }
+            try batch.rows(moodsOfRange, range + dates) { records[$0].appendMood(moodsOfRange, from: 1) }
+            for index in members where records[index].isKnown { read.insert(index) }
+        }
+        return read
     }
 }
 

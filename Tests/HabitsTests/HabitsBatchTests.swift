@@ -47,14 +47,6 @@ final class HabitsBatchTests: XCTestCase {
                 return nil
             })
         XCTAssertEqual(users.count, ids.count, "every user has daily rows, the two rémi apart")
-        // Resumed from the states the report above saved (the rémi spellings each their own):
-        // the same figures as the full walk.
-        var resumedOptions = HabitsOptions(from: Day("2026-11-28")!, to: Day("2026-11-28")!, asOf: HabitsTestStore.asOf)
-        let resumed = try HabitsAnalysis.report(database: store.database, options: resumedOptions)
-        XCTAssertGreaterThan(try store.count("habits_streak_state"), Int64(ids.count / 2))
-        resumedOptions.usesStreakStateCache = false
-        let full = try HabitsAnalysis.report(database: store.database, options: resumedOptions)
-        for table in ["daily", "streaks"] { XCTAssertEqual(resumed.rows(table), full.rows(table), table) }
         for id in ids {
             let alone = try store.report(from: "2026-11-21", to: "2026-11-27", user: id)
             for table in ["daily", "streaks"] {
@@ -66,5 +58,21 @@ final class HabitsBatchTests: XCTestCase {
                 XCTAssertEqual(rows, alone.rows(table), "\(id): \(table)")
             }
         }
+        // Resumed from the states the report above saved (the rémi spellings each their own), in
+        // mixed batches: one user's state moved to a later day (their own report), another's
+        // dropped by a late record (its trigger), the rest as saved: the same figures as the full walk.
+        _ = try store.report(from: "2026-11-28", to: "2026-12-06", user: "u005")
+        try store.task("late", user: "u070", date: "2026-11-15")
+        var resumedOptions = HabitsOptions(from: Day("2026-12-07")!, to: Day("2026-12-07")!, asOf: HabitsTestStore.asOf)
+        XCTAssertGreaterThan(try store.count("habits_streak_state"), Int64(ids.count / 2))
+        XCTAssertEqual(
+            try store.database.scalarInt("SELECT COUNT(DISTINCT through_day) FROM habits_streak_state"), 2,
+            "states of two days: the batch reads two windows")
+        XCTAssertEqual(
+            try store.database.scalarInt("SELECT COUNT(*) FROM habits_streak_state WHERE user_id = 'u070'"), 0)
+        let resumed = try HabitsAnalysis.report(database: store.database, options: resumedOptions)
+        resumedOptions.usesStreakStateCache = false
+        let full = try HabitsAnalysis.report(database: store.database, options: resumedOptions)
+        for table in ["daily", "streaks"] { XCTAssertEqual(resumed.rows(table), full.rows(table), table) }
     }
 }
