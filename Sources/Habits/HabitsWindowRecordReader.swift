@@ -16,8 +16,8 @@ import Time
 /// id), so sums come out in the same order as the full read. Users are read in batches
 /// (`read(batch:)`): those whose states end on the same day share a window and six queries.
 final class HabitsWindowRecordReader {
-    /// The reads of a range of users sharing one window (`?1`…`?2` the ids), each row led by its
-    /// `user_id` and ordered by it.
+    /// The reads of a list of users sharing one window (`idsPerQuery` ids, then the window's
+    /// dates and instants), each row led by its `user_id` and ordered by it.
     private let usersOfRange: Statement
     private let tasksOfRange: Statement
     private let flowsOfRange: Statement
@@ -25,16 +25,30 @@ final class HabitsWindowRecordReader {
     private let loginsOfRange: Statement
     private let moodsOfRange: Statement
 
+    /// How many ids a window query names (`user_id IN (?1, …)`): a batch's users of one state
+    /// day, the list padded with its last id. A list, not a range, so that each user's rows are
+    /// found by a seek of the `(user_id, date)` and `(user_id, completed_at_us)` indexes; a range
+    /// of ids would read every completed task of those users to find the window's few.
+    static let idsPerQuery = HabitsAnalysis.batchSize
+
     init(database: Database) throws {
-        usersOfRange = try database.prepare("SELECT id, timezone FROM users WHERE id BETWEEN ?1 AND ?2")
+        let n = Self.idsPerQuery
+        let ids = "user_id IN (" + (1...n).map { "?\($0)" }.joined(separator: ", ") + ")"
+        // Tasks and flows take the dates then the instants after the ids; sessions and logins the
+        // instants, moods the dates (every placeholder is used: PostgreSQL types each by its use).
+        let firstDate = "?\(n + 1)", lastDate = "?\(n + 2)"
+        let start = "?\(n + 3)", end = "?\(n + 4)"
+        let onlyStart = "?\(n + 1)", onlyEnd = "?\(n + 2)"
+        usersOfRange = try database.prepare(
+            "SELECT id, timezone FROM users WHERE \(ids.replacingOccurrences(of: "user_id", with: "id"))")
         tasksOfRange = try database.prepare(
             """
             SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks
-            WHERE user_id BETWEEN ?1 AND ?2 AND date BETWEEN ?3 AND ?4
+            WHERE \(ids) AND date BETWEEN \(firstDate) AND \(lastDate)
             UNION ALL
             SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks
-            WHERE user_id BETWEEN ?1 AND ?2 AND state = 'terminee' AND completed_at_us IS NOT NULL
-              AND completed_at_us >= ?5 AND completed_at_us < ?6 AND date NOT BETWEEN ?3 AND ?4
+            WHERE \(ids) AND state = 'terminee' AND completed_at_us IS NOT NULL
+              AND completed_at_us >= \(start) AND completed_at_us < \(end) AND date NOT BETWEEN \(firstDate) AND \(lastDate)
             ORDER BY 1
             """)
         flowsOfRange = try database.prepare(
@@ -43,26 +57,26 @@ final class HabitsWindowRecordReader {
                    f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
             FROM flows f LEFT JOIN flow_contexts c ON c.flow_id = f.id AND f.etat = 'termine'
             WHERE f.id IN (
-                SELECT id FROM flows WHERE user_id BETWEEN ?1 AND ?2 AND date BETWEEN ?3 AND ?4
+                SELECT id FROM flows WHERE \(ids) AND date BETWEEN \(firstDate) AND \(lastDate)
                 UNION
-                SELECT id FROM flows WHERE user_id BETWEEN ?1 AND ?2 AND etat = 'termine'
-                  AND completed_at_us IS NOT NULL AND completed_at_us >= ?5 AND completed_at_us < ?6)
+                SELECT id FROM flows WHERE \(ids) AND etat = 'termine'
+                  AND completed_at_us IS NOT NULL AND completed_at_us >= \(start) AND completed_at_us < \(end))
             ORDER BY f.user_id, f.id, c.position
             """)
         sessionsOfRange = try database.prepare(
             """
             SELECT user_id, id, started_at_us, total_seconds, remaining_seconds, ended_at_us FROM focus_sessions
-            WHERE user_id BETWEEN ?1 AND ?2 AND started_at_us >= ?3 AND started_at_us < ?4
+            WHERE \(ids) AND started_at_us >= \(onlyStart) AND started_at_us < \(onlyEnd)
             ORDER BY user_id, started_at_us, id
             """)
         loginsOfRange = try database.prepare(
             """
-            SELECT user_id, at_us FROM logins WHERE user_id BETWEEN ?1 AND ?2 AND at_us >= ?3 AND at_us < ?4
+            SELECT user_id, at_us FROM logins WHERE \(ids) AND at_us >= \(onlyStart) AND at_us < \(onlyEnd)
             ORDER BY user_id, at_us
             """)
         moodsOfRange = try database.prepare(
             """
-            SELECT user_id, date, mood FROM moods WHERE user_id BETWEEN ?1 AND ?2 AND date BETWEEN ?3 AND ?4
+            SELECT user_id, date, mood FROM moods WHERE \(ids) AND date BETWEEN \(firstDate) AND \(lastDate)
             ORDER BY user_id
             """)
     }
@@ -88,20 +102,19 @@ extension HabitsWindowRecordReader {
         for (throughDay, members) in groups.sorted(by: { $0.key < $1.key }) {
             guard let batch = HabitsBatch(ids: ids, wanted: members, resetting: &records) else { continue }
             let window = HabitsWindow(after: throughDay, through: last)
+            let listed = members.map { SQLValue.text(ids[$0]) }
+            let list = listed + Array(repeating: listed[listed.count - 1], count: Self.idsPerQuery - listed.count)
             let dates: [SQLValue] = [.day(Day(ordinal: window.firstDay)), .day(last)]
             let instants: [SQLValue] = [.integer(window.startMicroseconds), .integer(window.endMicroseconds)]
-            let range = batch.range
-            try batch.rows(usersOfRange, range) { index in
+            try batch.rows(usersOfRange, list) { index in
                 records[index].isKnown = true
                 records[index].timezone = usersOfRange.stringOrNil(1)
             }
-            try batch.rows(tasksOfRange, range + dates + instants) { records[$0].appendTask(tasksOfRange, from: 1) }
-            try batch.rows(flowsOfRange, range + dates + instants) { records[$0].appendFlowRow(flowsOfRange, from: 1) }
-            try batch.rows(sessionsOfRange, range + instants) {
-                records[$0].appendSession(sessionsOfRange, from: 1)
-            }
-            try batch.rows(loginsOfRange, range + instants) { records[$0].logins.append(loginsOfRange.int64(1)) }
-            try batch.rows(moodsOfRange, range + dates) { records[$0].appendMood(moodsOfRange, from: 1) }
+            try batch.rows(tasksOfRange, list + dates + instants) { records[$0].appendTask(tasksOfRange, from: 1) }
+            try batch.rows(flowsOfRange, list + dates + instants) { records[$0].appendFlowRow(flowsOfRange, from: 1) }
+            try batch.rows(sessionsOfRange, list + instants) { records[$0].appendSession(sessionsOfRange, from: 1) }
+            try batch.rows(loginsOfRange, list + instants) { records[$0].logins.append(loginsOfRange.int64(1)) }
+            try batch.rows(moodsOfRange, list + dates) { records[$0].appendMood(moodsOfRange, from: 1) }
             for index in members where records[index].isKnown { read.insert(index) }
         }
         return read
