@@ -70,28 +70,26 @@ struct HabitsStreakStateStore {
         guard !checkpoints.isEmpty, let dataVersion else { return }
         try? database.transaction {
             guard try database.scalarInt(Self.versionSQL(database.kind, locking: true)) == dataVersion else { return }
-            let upsert = try database.prepare(
-                """
-                INSERT INTO habits_streak_state (user_id, day_start, through_day, last_record_day, consistency,
-                    last_active_day, run, best_streak, best_start, best_end, latest_session_end_us)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-                ON CONFLICT (user_id, day_start) DO UPDATE SET through_day = excluded.through_day,
-                    last_record_day = excluded.last_record_day, consistency = excluded.consistency,
-                    last_active_day = excluded.last_active_day, run = excluded.run,
-                    best_streak = excluded.best_streak, best_start = excluded.best_start,
-                    best_end = excluded.best_end, latest_session_end_us = excluded.latest_session_end_us
-                WHERE excluded.through_day > habits_streak_state.through_day
-                """)
-            for (userId, cached) in checkpoints {
+            // Many states a statement: a round trip each is what a server charges for ten thousand.
+            let rows = checkpoints.compactMap { userId, cached -> [SQLValue]? in
                 let walk = cached.walk
-                guard let throughDay = walk.throughDay else { continue }
-                try upsert.bind([
+                guard let throughDay = walk.throughDay else { return nil }
+                return [
                     .text(userId), .integer(Int64(dayStartMinutes)), .integer(Int64(throughDay)),
                     Self.optional(walk.lastRecordDay), .real(walk.consistency), Self.optional(walk.lastActiveDay),
                     .integer(Int64(walk.run)), .integer(Int64(walk.bestStreak)),
                     Self.optional(walk.bestStart?.ordinal), Self.optional(walk.bestEnd?.ordinal),
                     cached.latestSessionEnd.map(SQLValue.integer) ?? .null,
-                ])
+                ]
+            }
+            var statements: [Int: Statement] = [:]
+            for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
+                let chunk = rows[start..<min(start + Self.rowsPerStatement, rows.count)]
+                if statements[chunk.count] == nil {
+                    statements[chunk.count] = try database.prepare(Self.upsert(rows: chunk.count))
+                }
+                let upsert = statements[chunk.count]!
+                try upsert.bind(chunk.flatMap { $0 })
                 try upsert.run()
             }
         }
@@ -104,6 +102,26 @@ struct HabitsStreakStateStore {
         case .sqlite: return "PRAGMA data_version"
         case .postgresql: return "SELECT version FROM habits_changes" + (locking ? " FOR UPDATE NOWAIT" : "")
         }
+    }
+
+    static let rowsPerStatement = 64
+
+    /// The upsert of `rows` states (11 values each), a state replacing only an older one of its user.
+    private static func upsert(rows: Int) -> String {
+        let values = (0..<rows).map { row in
+            "(" + (1...11).map { "?\(row * 11 + $0)" }.joined(separator: ", ") + ")"
+        }
+        return """
+            INSERT INTO habits_streak_state (user_id, day_start, through_day, last_record_day, consistency,
+                last_active_day, run, best_streak, best_start, best_end, latest_session_end_us)
+            VALUES \(values.joined(separator: ", "))
+            ON CONFLICT (user_id, day_start) DO UPDATE SET through_day = excluded.through_day,
+                last_record_day = excluded.last_record_day, consistency = excluded.consistency,
+                last_active_day = excluded.last_active_day, run = excluded.run,
+                best_streak = excluded.best_streak, best_start = excluded.best_start,
+                best_end = excluded.best_end, latest_session_end_us = excluded.latest_session_end_us
+            WHERE excluded.through_day > habits_streak_state.through_day
+            """
     }
 
     private static func optional(_ number: Int?) -> SQLValue { number.map { .integer(Int64($0)) } ?? .null }
