@@ -3,10 +3,10 @@ import Store
 
 /// `report habits` (SPEC §3): daily scores, badges, streaks, consistency and categories.
 ///
-/// How it runs: users are taken one at a time in byte order of their ids; each user's records
-/// are read with indexed queries (SQL does the filtering by user, the ordering of sessions and the
-/// join of contexts), their days are computed once in the user's zone with the day start, and
-/// the streak/consistency walk runs over that user's sorted days in Swift. Only compact results
+/// How it runs: users are taken in byte order of their ids, read in batches of `batchSize` with
+/// indexed queries (SQL does the filtering by user, the ordering of sessions and the join of
+/// contexts) and analysed one at a time: their days are computed once in the user's zone with the
+/// day start, and the streak/consistency walk runs over that user's sorted days in Swift. Only compact results
 /// leave the loop: packed `daily` rows, one streak summary per user, category totals, quality
 /// issues and the running totals. All reads happen in one read transaction, so a report sees one
 /// snapshot even while an import writes.
