@@ -60,44 +60,40 @@ struct HabitsUserRecords {
 ///
 /// Each query takes a range of `user_id`s, served by the tables' `(user_id, …)` indexes, and
 /// gives its rows by user, so memory holds one batch's records, never the whole database, and a
-/// server is asked six times a batch rather than six times a user. Dates are read as `Day`s straight from the column's bytes (`Statement.day`: the importers store
-/// only valid `YYYY-MM-DD` dates), which spares a string per row and, on PostgreSQL, a cast to
+/// server is asked six times a batch rather than six times a user. Dates are read as `Day`s
+/// straight from the column's bytes (`Statement.day`: the importers store only valid
+/// `YYYY-MM-DD` dates), which spares a string per row and, on PostgreSQL, a cast to
 /// `date` per row on the server (`unixepoch(date)` cost 2–3 µs a row there).
 final class HabitsRecordReader {
     private let database: Database
-    /// The reads of a range of users (`?1`…`?2` in byte order), each row led by its `user_id`
-    /// and ordered by it.
-    private let usersOfRange: Statement
-    private let tasksOfRange: Statement
-    private let flowsOfRange: Statement
-    private let sessionsOfRange: Statement
-    private let loginsOfRange: Statement
-    private let moodsOfRange: Statement
+    /// The reads of a range of users (`?1`…`?2` in byte order).
+    private let statements: HabitsBatchStatements
 
     init(database: Database) throws {
         self.database = database
-        usersOfRange = try database.prepare("SELECT id, timezone FROM users WHERE id BETWEEN ?1 AND ?2")
-        tasksOfRange = try database.prepare(
-            """
-            SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks WHERE user_id BETWEEN ?1 AND ?2
-            ORDER BY user_id
-            """)
-        flowsOfRange = try database.prepare(
-            """
-            SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
-                   f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
-            FROM flows f LEFT JOIN flow_contexts c ON c.flow_id = f.id AND f.etat = 'termine'
-            WHERE f.user_id BETWEEN ?1 AND ?2 ORDER BY f.user_id, f.id, c.position
-            """)
-        sessionsOfRange = try database.prepare(
-            """
-            SELECT user_id, id, started_at_us, total_seconds, remaining_seconds, ended_at_us
-            FROM focus_sessions WHERE user_id BETWEEN ?1 AND ?2 ORDER BY user_id, started_at_us, id
-            """)
-        loginsOfRange = try database.prepare(
-            "SELECT user_id, at_us FROM logins WHERE user_id BETWEEN ?1 AND ?2 ORDER BY user_id, at_us")
-        moodsOfRange = try database.prepare(
-            "SELECT user_id, date, mood FROM moods WHERE user_id BETWEEN ?1 AND ?2 ORDER BY user_id")
+        statements = HabitsBatchStatements(
+            users: try database.prepare("SELECT id, timezone FROM users WHERE id BETWEEN ?1 AND ?2"),
+            tasks: try database.prepare(
+                """
+                SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks WHERE user_id BETWEEN ?1 AND ?2
+                ORDER BY user_id
+                """),
+            flows: try database.prepare(
+                """
+                SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
+                       f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
+                FROM flows f LEFT JOIN flow_contexts c ON c.flow_id = f.id AND f.etat = 'termine'
+                WHERE f.user_id BETWEEN ?1 AND ?2 ORDER BY f.user_id, f.id, c.position
+                """),
+            sessions: try database.prepare(
+                """
+                SELECT user_id, id, started_at_us, total_seconds, remaining_seconds, ended_at_us
+                FROM focus_sessions WHERE user_id BETWEEN ?1 AND ?2 ORDER BY user_id, started_at_us, id
+                """),
+            logins: try database.prepare(
+                "SELECT user_id, at_us FROM logins WHERE user_id BETWEEN ?1 AND ?2 ORDER BY user_id, at_us"),
+            moods: try database.prepare(
+                "SELECT user_id, date, mood FROM moods WHERE user_id BETWEEN ?1 AND ?2 ORDER BY user_id"))
     }
 
     /// Every user id with at least one record of activity, or `only` when given; byte order.
@@ -146,32 +142,13 @@ final class HabitsRecordReader {
     func read(batch userIds: [String], wanted: [Int], into records: inout [HabitsUserRecords]) throws {
         guard let batch = HabitsBatch(ids: userIds, wanted: wanted, resetting: &records) else { return }
         let range = batch.range
-        try batch.rows(usersOfRange, range) { index in
-            records[index].isKnown = true
-            records[index].timezone = usersOfRange.stringOrNil(1)
-        }
-        try batch.rows(tasksOfRange, range) { records[$0].appendTask(tasksOfRange, from: 1) }
-        try batch.rows(flowsOfRange, range) { records[$0].appendFlowRow(flowsOfRange, from: 1) }
-        try batch.rows(sessionsOfRange, range) { records[$0].appendSession(sessionsOfRange, from: 1) }
-        try batch.rows(loginsOfRange, range) { records[$0].logins.append(loginsOfRange.int64(1)) }
-        try batch.rows(moodsOfRange, range) { records[$0].appendMood(moodsOfRange, from: 1) }
+        try statements.read(
+            batch, into: &records, users: range, tasks: range, flows: range, sessions: range, logins: range,
+            moods: range)
     }
 }
 
 extension HabitsUserRecords {
-    /// Reads the five record lists of one user from statements already bound to that user: the
-    /// column layouts the whole-history reader and the window reader share.
-    mutating func collect(
-        tasks: Statement, flows: Statement, sessions: Statement, logins: Statement, moods: Statement
-    ) throws {
-        clearLists()
-        while try tasks.step() { appendTask(tasks, from: 0) }
-        while try flows.step() { appendFlowRow(flows, from: 0) }
-        while try sessions.step() { appendSession(sessions, from: 0) }
-        while try logins.step() { self.logins.append(logins.int64(0)) }
-        while try moods.step() { appendMood(moods, from: 0) }
-    }
-
     /// Empties the five lists, keeping their capacity.
     mutating func clearLists() {
         tasks.removeAll(keepingCapacity: true)
@@ -264,5 +241,35 @@ struct HabitsBatch {
             if let index = lastIndex { try body(index) }
         }
         statement.reset()
+    }
+}
+
+/// The six reads of a batch, each row led by its `user_id` and ordered by it, the other columns
+/// in the layouts `HabitsUserRecords.append…` read: the whole-history reader and the window
+/// reader differ in their SQL and parameters only.
+struct HabitsBatchStatements {
+    /// `id, timezone` of the users.
+    let users: Statement
+    let tasks: Statement
+    let flows: Statement
+    let sessions: Statement
+    let logins: Statement
+    let moods: Statement
+
+    /// Runs each statement with its parameters and files its rows under their users.
+    func read(
+        _ batch: HabitsBatch, into records: inout [HabitsUserRecords], users userParameters: [SQLValue],
+        tasks taskParameters: [SQLValue], flows flowParameters: [SQLValue], sessions sessionParameters: [SQLValue],
+        logins loginParameters: [SQLValue], moods moodParameters: [SQLValue]
+    ) throws {
+        try batch.rows(users, userParameters) { index in
+            records[index].isKnown = true
+            records[index].timezone = users.stringOrNil(1)
+        }
+        try batch.rows(tasks, taskParameters) { records[$0].appendTask(tasks, from: 1) }
+        try batch.rows(flows, flowParameters) { records[$0].appendFlowRow(flows, from: 1) }
+        try batch.rows(sessions, sessionParameters) { records[$0].appendSession(sessions, from: 1) }
+        try batch.rows(logins, loginParameters) { records[$0].logins.append(logins.int64(1)) }
+        try batch.rows(moods, moodParameters) { records[$0].appendMood(moods, from: 1) }
     }
 }

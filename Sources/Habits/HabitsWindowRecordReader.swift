@@ -17,13 +17,8 @@ import Time
 /// (`read(batch:)`): those whose states end on the same day share a window and six queries.
 final class HabitsWindowRecordReader {
     /// The reads of a list of users sharing one window (`idsPerQuery` ids, then the window's
-    /// dates and instants), each row led by its `user_id` and ordered by it.
-    private let usersOfRange: Statement
-    private let tasksOfRange: Statement
-    private let flowsOfRange: Statement
-    private let sessionsOfRange: Statement
-    private let loginsOfRange: Statement
-    private let moodsOfRange: Statement
+    /// dates and instants).
+    private let statements: HabitsBatchStatements
 
     /// How many ids a window query names (`user_id IN (?1, …)`): a batch's users of one state
     /// day, the list padded with its last id. A list, not a range, so that each user's rows are
@@ -39,19 +34,20 @@ final class HabitsWindowRecordReader {
         let firstDate = "?\(n + 1)", lastDate = "?\(n + 2)"
         let start = "?\(n + 3)", end = "?\(n + 4)"
         let onlyStart = "?\(n + 1)", onlyEnd = "?\(n + 2)"
-        usersOfRange = try database.prepare(
+        let users = try database.prepare(
             "SELECT id, timezone FROM users WHERE \(ids.replacingOccurrences(of: "user_id", with: "id"))")
-        tasksOfRange = try database.prepare(
+        let tasks = try database.prepare(
             """
             SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks
             WHERE \(ids) AND date BETWEEN \(firstDate) AND \(lastDate)
             UNION ALL
             SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks
             WHERE \(ids) AND state = 'terminee' AND completed_at_us IS NOT NULL
-              AND completed_at_us >= \(start) AND completed_at_us < \(end) AND date NOT BETWEEN \(firstDate) AND \(lastDate)
+              AND completed_at_us >= \(start) AND completed_at_us < \(end)
+              AND date NOT BETWEEN \(firstDate) AND \(lastDate)
             ORDER BY 1
             """)
-        flowsOfRange = try database.prepare(
+        let flows = try database.prepare(
             """
             SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
                    f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
@@ -63,22 +59,24 @@ final class HabitsWindowRecordReader {
                   AND completed_at_us IS NOT NULL AND completed_at_us >= \(start) AND completed_at_us < \(end))
             ORDER BY f.user_id, f.id, c.position
             """)
-        sessionsOfRange = try database.prepare(
+        let sessions = try database.prepare(
             """
             SELECT user_id, id, started_at_us, total_seconds, remaining_seconds, ended_at_us FROM focus_sessions
             WHERE \(ids) AND started_at_us >= \(onlyStart) AND started_at_us < \(onlyEnd)
             ORDER BY user_id, started_at_us, id
             """)
-        loginsOfRange = try database.prepare(
+        let logins = try database.prepare(
             """
             SELECT user_id, at_us FROM logins WHERE \(ids) AND at_us >= \(onlyStart) AND at_us < \(onlyEnd)
             ORDER BY user_id, at_us
             """)
-        moodsOfRange = try database.prepare(
+        let moods = try database.prepare(
             """
             SELECT user_id, date, mood FROM moods WHERE \(ids) AND date BETWEEN \(firstDate) AND \(lastDate)
             ORDER BY user_id
             """)
+        statements = HabitsBatchStatements(
+            users: users, tasks: tasks, flows: flows, sessions: sessions, logins: logins, moods: moods)
     }
 }
 
@@ -94,9 +92,9 @@ extension HabitsWindowRecordReader {
         var groups: [Int: [Int]] = [:]
         for (index, state) in states.enumerated() {
             guard let state else { continue }
-            let window = HabitsWindow(after: state.walk.throughDay ?? 0, through: last)
-            if let end = state.latestSessionEnd, end > window.startMicroseconds { continue }
-            groups[state.walk.throughDay ?? 0, default: []].append(index)
+            let throughDay = state.walk.throughDay ?? 0
+            if let end = state.latestSessionEnd, end > HabitsWindow.start(after: throughDay) { continue }
+            groups[throughDay, default: []].append(index)
         }
         var read = Set<Int>()
         for (throughDay, members) in groups.sorted(by: { $0.key < $1.key }) {
@@ -106,15 +104,9 @@ extension HabitsWindowRecordReader {
             let list = listed + Array(repeating: listed[listed.count - 1], count: Self.idsPerQuery - listed.count)
             let dates: [SQLValue] = [.day(Day(ordinal: window.firstDay)), .day(last)]
             let instants: [SQLValue] = [.integer(window.startMicroseconds), .integer(window.endMicroseconds)]
-            try batch.rows(usersOfRange, list) { index in
-                records[index].isKnown = true
-                records[index].timezone = usersOfRange.stringOrNil(1)
-            }
-            try batch.rows(tasksOfRange, list + dates + instants) { records[$0].appendTask(tasksOfRange, from: 1) }
-            try batch.rows(flowsOfRange, list + dates + instants) { records[$0].appendFlowRow(flowsOfRange, from: 1) }
-            try batch.rows(sessionsOfRange, list + instants) { records[$0].appendSession(sessionsOfRange, from: 1) }
-            try batch.rows(loginsOfRange, list + instants) { records[$0].logins.append(loginsOfRange.int64(1)) }
-            try batch.rows(moodsOfRange, list + dates) { records[$0].appendMood(moodsOfRange, from: 1) }
+            try statements.read(
+                batch, into: &records, users: list, tasks: list + dates + instants, flows: list + dates + instants,
+                sessions: list + instants, logins: list + instants, moods: list + dates)
             for index in members where records[index].isKnown { read.insert(index) }
         }
         return read
