@@ -88,8 +88,8 @@ final class FleetAnalysisLoadTests: FleetAnalysisTestCase {
         func dump(_ rows: FleetRows) -> [String] {
             rows.order.map { index in
                 let row = rows.row(at: Int(index))
-                return
-                    "\(row) \(rows.impacts.impacts(of: Int(index), .checkOut)) \(rows.impacts.impacts(of: Int(index), .checkIn))"
+                let checkOut = rows.impacts.impacts(of: Int(index), .checkOut)
+                return "\(row) \(checkOut) \(rows.impacts.impacts(of: Int(index), .checkIn))"
             }
         }
         for event in ["salon2016", "salon2017"] {
