@@ -4,8 +4,8 @@ import ArgumentParsing
 import Time
 
 /// What every command gets: its parsed arguments, the console, the environment and the
-/// registered domain modules.
-public struct CommandContext {
+/// registered domain modules. Sendable: `report nightly` makes its reports on several threads.
+public struct CommandContext: Sendable {
     public let arguments: ParsedArguments
     public let console: Console
     public let environment: [String: String]

@@ -81,6 +81,34 @@ final class NightlyCommandTests: CLITestCase {
         XCTAssertEqual(again.err, "", "a quiet run with nothing wrong says nothing")
     }
 
+    /// The domains' reports are made side by side: one that fails (a folder stands where its
+    /// workbook goes) is logged and counted, the others are all written in every format, and the
+    /// log lists the reports in domain order whichever finished first.
+    func testAFailingReportStopsNoOtherAndTheLogKeepsTheDomainOrder() throws {
+        try FileManager.default.copyItem(atPath: Self.sampleData.path, toPath: path("inbox"))
+        try FileManager.default.createDirectory(
+            atPath: path("Reports/habits-2016-10-01.xlsx"), withIntermediateDirectories: true)
+        let run = try nightly()
+        XCTAssertEqual(run.code, .failure, run.err)
+        let reportLines = run.errLines.filter { $0.contains(" nightly: wrote ") || $0.contains(" report failed: ") }
+        XCTAssertEqual(reportLines.count, 3, run.err)
+        XCTAssertTrue(
+            reportLines.first?.contains(" nightly: habits report failed: ") == true
+                && reportLines.first?.contains("habits-2016-10-01.xlsx") == true,
+            reportLines.first ?? "")
+        XCTAssertTrue(reportLines.dropFirst().first?.contains(" nightly: wrote bookings report ") == true, run.err)
+        XCTAssertTrue(reportLines.last?.contains(" nightly: wrote fleet salon2016 report ") == true, run.err)
+        let reports = Set(try FileManager.default.contentsOfDirectory(atPath: path("Reports")))
+        for name in [
+            "fleet-salon2016.xlsx", "fleet-salon2016.md", "fleet-salon2016", "bookings-2016-10.xlsx",
+            "bookings-2016-10.md", "bookings-2016-10", "habits-2016-10-01", "habits-2016-10-01.md",
+        ] {
+            XCTAssertTrue(reports.contains(name), "\(name) written; got \(reports.sorted())")
+        }
+        let summary = try XCTUnwrap(run.errLines.last)
+        XCTAssertTrue(summary.contains("2 reports written, 1 failed") && summary.hasSuffix("exit 1"), summary)
+    }
+
     func testAFailedFileMovesToFailedWithTheImportCommandsMessage() throws {
         try write("inbox/late/tasks.json", "{\"tasks\": [ {\"id\": ")
         try write("inbox/moods.json", "[{\"userId\":\"emma\",\"date\":\"2026-12-25\",\"mood\":3}]")
