@@ -72,7 +72,7 @@ final class HabitsRecordReader {
     init(database: Database) throws {
         self.database = database
         statements = HabitsBatchStatements(
-            users: try database.prepare("SELECT id, timezone FROM users WHERE id BETWEEN ?1 AND ?2"),
+            users: try database.prepare("SELECT id, timezone FROM users WHERE id BETWEEN ?1 AND ?2 ORDER BY id"),
             tasks: try database.prepare(
                 """
                 SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks WHERE user_id BETWEEN ?1 AND ?2
@@ -197,8 +197,10 @@ extension HabitsUserRecords {
 }
 
 /// Some users of a batch (`wanted`, indices into `ids`, in byte order) read with range queries:
-/// `?1`…`?2` the first and last wanted id, each row led by its `user_id` and ordered by it, rows
-/// of ids in the range that are not wanted passed over.
+/// `?1`…`?2` the first and last wanted id, each row led by its `user_id` and ordered by it (an
+/// `ORDER BY` every query needs: SQLite happened to give the users in key order without one,
+/// PostgreSQL gives them in the order they lie in the table), rows of ids in the range that are
+/// not wanted passed over.
 struct HabitsBatch {
     let ids: [String]
     private var isWanted: [Bool]

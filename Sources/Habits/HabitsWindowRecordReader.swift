@@ -35,7 +35,7 @@ final class HabitsWindowRecordReader {
         let start = "?\(n + 3)", end = "?\(n + 4)"
         let onlyStart = "?\(n + 1)", onlyEnd = "?\(n + 2)"
         let users = try database.prepare(
-            "SELECT id, timezone FROM users WHERE \(ids.replacingOccurrences(of: "user_id", with: "id"))")
+            "SELECT id, timezone FROM users WHERE \(ids.replacingOccurrences(of: "user_id", with: "id")) ORDER BY id")
         let tasks = try database.prepare(
             """
             SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks

@@ -14,6 +14,31 @@ final class HabitsBatchTests: XCTestCase {
     override func setUpWithError() throws { store = try HabitsTestStore() }
     override func tearDown() { store = nil }
 
+    /// Users stored in reverse byte order (on PostgreSQL a table gives its rows in the order they
+    /// lie in it unless asked otherwise): every user is still found, with their own time zone, by
+    /// the whole-history reader and by the window reader that resumes from the cached state.
+    func testUsersStoredInAnyOrderAreFoundByBothReaders() throws {
+        let ids = (0..<12).map { String(format: "v%02d", $0) }
+        for (number, id) in ids.enumerated().reversed() {
+            try store.user(id, timezone: number % 2 == 0 ? "Asia/Tokyo" : "America/New_York")
+        }
+        for id in ids {
+            for day in 1...12 { try store.task("\(id)-t\(day)", user: id, date: String(format: "2026-11-%02d", day)) }
+            try store.login(id, at: "2026-11-20T22:30:00Z")
+        }
+        var own: [[Value]] = []
+        for id in ids { own += try store.report(from: "2026-11-20", user: id).rows("daily") }
+        // 22:30 UTC is the 21st in Tokyo and the 20th in New York: only the New York users' day.
+        XCTAssertEqual(
+            own.compactMap(\.first), ids.enumerated().filter { $0.offset % 2 == 1 }.map { .text($0.element) })
+        for label in ["whole history", "resumed"] {
+            let report = try store.report(from: "2026-11-20")
+            XCTAssertEqual(report.rows("quality").filter { $0.first == .text("unknown_user") }, [], label)
+            XCTAssertEqual(report.rows("daily"), own, label)
+        }
+        XCTAssertGreaterThan(try store.count("habits_streak_state"), 0, "the second report could resume")
+    }
+
     func testBatchesGiveEachUserWhatTheirOwnReportGives() throws {
         let count = HabitsAnalysis.batchSize * 2 + 7
         var ids = (0..<count).map { String(format: "u%03d", $0) }
