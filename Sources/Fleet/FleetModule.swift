@@ -12,7 +12,9 @@ extension ExportKind {
     public static let events = ExportKind("events", domain: .fleet)
     public static let groups = ExportKind("groups", domain: .fleet)
     public static let drivers = ExportKind("drivers", domain: .fleet)
-    public static let assignments = ExportKind("assignments", domain: .fleet)
+    /// An assignments file carries its check-out and check-in records: two tables filled in bulk.
+    public static let assignments = ExportKind(
+        "assignments", domain: .fleet, bulkTables: ["assignments", "loan_records"])
     public static let loanRecords = ExportKind("loan_records", domain: .fleet)
 }
 

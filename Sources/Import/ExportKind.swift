@@ -15,9 +15,14 @@ public struct DomainName: Hashable, Sendable, Comparable, ExpressibleByStringLit
 public struct ExportKind: Hashable, Sendable, CustomStringConvertible {
     public let name: String
     public let domain: DomainName
-    public init(_ name: String, domain: DomainName) {
+    /// The tables a file of the kind fills in bulk, whose secondary indexes a large file drops and
+    /// builds again after its rows (`Importer.Options.bulkIndexBytes`): the kind's own table, and
+    /// any other its records carry rows for (the loan records embedded in assignments).
+    public let bulkTables: [String]
+    public init(_ name: String, domain: DomainName, bulkTables: [String]? = nil) {
         self.name = name
         self.domain = domain
+        self.bulkTables = bulkTables ?? [name]
     }
     public var description: String { name }
 }

@@ -17,9 +17,10 @@ public final class Importer {
         public var checkOnly = false
         /// How many rejection messages to keep per file for display.
         public var messagesPerFile = 20
-        /// From this file size on, the kind's table is loaded without its secondary indexes, which
-        /// are built again (sorted, in bulk) before the commit: several times faster than keeping a
-        /// `(user_id, date)` index in order row by row. Small files keep them, which is cheaper then.
+        /// From this file size on, the kind's tables (`ExportKind.bulkTables`) are loaded without
+        /// their secondary indexes, which are built again (sorted, in bulk) before the commit:
+        /// several times faster than keeping a `(user_id, date)` index in order row by row. Small
+        /// files keep them, which is cheaper then.
         public var bulkIndexBytes: Int64 = 16 << 20
         /// Fail a zero-byte file instead of importing it with a warning: `report nightly` sets it,
         /// because a crashed exporter leaves empty files and one should not be archived as done.
@@ -180,7 +181,8 @@ public final class Importer {
                         .text(entry.displayName), .text(kind.name), .integer(digest.size), .text(digest.hex),
                         .text(started), .text(started), .integer(options.force ? 1 : 0),
                     ])
-                let deferred = digest.size >= options.bulkIndexBytes ? try dropSecondaryIndexes(of: kind.name) : []
+                let deferred =
+                    digest.size >= options.bulkIndexBytes ? try kind.bulkTables.flatMap(dropSecondaryIndexes) : []
                 let insertReject = try database.prepare(
                     "INSERT INTO import_rejects (import_id, position, line, record_id, field, value, rule) VALUES "
                         + "(?, ?, ?, ?, ?, ?, ?)"

@@ -224,6 +224,42 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try count("tasks"), 3)
     }
 
+    /// An assignments file fills two tables in bulk, its loan records' too: both lose their
+    /// secondary indexes for the load and get them back before the commit (or by the rollback of a
+    /// failed file), and the records are found through the rebuilt index.
+    func testABulkAssignmentsFileRebuildsTheLoanRecordsIndexToo() throws {
+        let database = try Database(path: databasePath)
+        var options = Importer.Options()
+        options.bulkIndexBytes = 0
+        let importer = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
+        func indexes() throws -> [String] {
+            try ["assignments", "loan_records"].flatMap { table in
+                try database.secondaryIndexes(of: table).map { "\(table) \($0.name): \($0.sql)" }
+            }
+        }
+        let before = try indexes()
+        XCTAssertEqual(try database.secondaryIndexes(of: "loan_records").map(\.name), ["loan_records_assignment"])
+        let sample = try String(
+            contentsOf: NightlyCommandTests.sampleData.appendingPathComponent("fleet/assignments.json"), encoding: .utf8
+        )
+        let good = try write("assignments.json", sample)
+        XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: good, displayName: good)).status, .imported)
+        XCTAssertEqual(try indexes(), before)
+        let records = try XCTUnwrap(try database.scalarInt("SELECT COUNT(*) FROM loan_records"))
+        XCTAssertGreaterThan(records, 100)
+        let indexed = TestStore.backend == .sqlite ? "INDEXED BY loan_records_assignment " : ""
+        XCTAssertEqual(
+            try database.scalarInt(
+                "SELECT COUNT(*) FROM loan_records \(indexed)WHERE assignment_id >= '' "
+                    + "AND kind IN ('check_out', 'check_in')"
+            ),
+            records)
+        let cut = try write("assignments-cut.json", String(sample.dropLast(10)))
+        XCTAssertTrue(importer.importFile(ImportFiles.Entry(path: cut, displayName: cut)).failed)
+        XCTAssertEqual(try indexes(), before)
+        XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM loan_records"), records)
+    }
+
     /// Compresses `content` with the system's gzip into `name` (one gzip member per part).
     @discardableResult
     func writeGzip(_ name: String, _ parts: [String]) throws -> String {
