@@ -23,6 +23,10 @@ final class PostgresConnection: StoreConnection {
     /// until they are all read (`finishStream`). Weak: the statement owns the connection.
     private weak var activeStream: PostgresStatement?
 
+    /// What this transaction's writers know of the keys of the tables they stage rows for, by
+    /// table (`StagedKeys`); emptied whenever a transaction may have begun or ended.
+    private var stagedKeysByTable: [String: StagedKeys] = [:]
+
     /// The advisory lock every writing transaction holds ("RPRT"), and the one `report nightly` holds.
     static let writerLock: Int64 = 0x5250_5254
     static let nightlyLock: Int64 = 0x5250_5255
@@ -102,6 +106,7 @@ final class PostgresConnection: StoreConnection {
 
     func execute(_ sql: String) throws {
         try awaitPending()
+        if PostgresConnection.controlsTransaction(sql) { stagedKeysByTable.removeAll() }
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -134,6 +139,26 @@ final class PostgresConnection: StoreConnection {
     }
 
     func prepare(_ sql: String) throws -> any StoreStatement { PostgresStatement(connection: self, sql: sql) }
+
+    /// What the current transaction knows of the keys in `table`: at the first call of a
+    /// transaction, whether the table holds any row (one query), then every key staged since.
+    func stagedKeys(for table: String) throws -> StagedKeys {
+        if let known = stagedKeysByTable[table] { return known }
+        let statement = PostgresStatement(connection: self, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(table))")
+        let isEmpty = try statement.step() && statement.int64(0) == 1
+        statement.reset()
+        let keys = StagedKeys(tableWasEmpty: isEmpty)
+        stagedKeysByTable[table] = keys
+        return keys
+    }
+
+    /// Whether a statement may begin or end a transaction (or roll part of one back): what the
+    /// writers knew of the tables' keys is then forgotten (forgetting is always safe).
+    static func controlsTransaction(_ sql: String) -> Bool {
+        let head = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }.prefix(8)
+        let word = String(decoding: head, as: UTF8.self).uppercased()
+        return ["BEGIN", "COMMIT", "ROLLBACK", "END", "START", "ABORT"].contains { word.hasPrefix($0) }
+    }
 
     /// A writing transaction waits (up to `lock_timeout`) for the writer lock; a reading one is a
     /// REPEATABLE READ snapshot, as a SQLite read transaction in WAL mode is.

@@ -8,7 +8,7 @@ import CLibPQ
 /// transaction, committed or not), sends the buffer with `PQputCopyData` in pieces of
 /// `BulkWriteLimits.chunkBytes`, ends the COPY, then sends the merge without waiting for it:
 ///
-///     DELETE FROM t USING (SELECT DISTINCT key FROM staging) s WHERE t.key = s.key;
+///     DELETE FROM t WHERE t.key = ANY (ARRAY(SELECT DISTINCT key FROM staging));
 ///     INSERT INTO t (columns) SELECT DISTINCT ON (key) columns FROM staging ORDER BY key, seq DESC;
 ///     TRUNCATE staging
 ///
@@ -156,19 +156,24 @@ enum PostgresCopyText {
         buffer[start...].reverse()
     }
 
-    /// One row: the values, then the staging sequence, tab-separated, ended by a newline.
-    static func appendRow(_ values: [SQLValue], sequence: Int64, to buffer: inout [UInt8]) {
+    /// One row: the values, then the staging sequence and whether the table may hold the row's
+    /// key already (`StagedKeys`), tab-separated, ended by a newline.
+    static func appendRow(_ values: [SQLValue], sequence: Int64, known: Bool, to buffer: inout [UInt8]) {
         for value in values {
             append(value, to: &buffer)
             buffer.append(0x09)
         }
         appendDecimal(sequence, to: &buffer)
+        buffer.append(0x09)
+        buffer.append(known ? UInt8(ascii: "t") : UInt8(ascii: "f"))
         buffer.append(0x0A)
     }
 }
 
-/// The name of the staging sequence column (no table of `report` has a column of that name).
+/// The names of the staging sequence column and of the column that says whether a row's key may be
+/// in the table already (no table of `report` has columns of those names).
 private let stageSequence = "report_stage_seq"
+private let stageKnown = "report_stage_known"
 
 /// Run before each COPY (so before each merge): `work_mem` raised to at least 64 MB for the rest
 /// of the transaction (never lowered), so that the sort of a flush's rows (`DISTINCT ON`, some
@@ -177,13 +182,36 @@ private let mergeMemory =
     "SELECT set_config('work_mem', GREATEST(setting::bigint, 65536)::text || 'kB', true) FROM pg_settings "
     + "WHERE name = 'work_mem'"
 
-/// Whether `table` may hold a staged key: one index probe for a row whose `column` lies between
-/// the smallest and largest staged value. Uncorrelated, so the server evaluates it once, before
-/// the delete's join: when it is false (a first import, or keys that grow, as exports' ids do)
-/// the delete skips its probe per staged key (150 ms of a 50,000-task flush, 8 ms with the probe).
+/// Whether `table` may hold a staged key that may be known (`StagedKeys`): one index probe for a
+/// row whose `column` lies between the smallest and largest such key (none: false). Uncorrelated,
+/// so the server evaluates it once, before the delete: when it is false (a first import, or keys
+/// that grow, as exports' ids do) the delete skips its probe per staged key (150 ms of a
+/// 50,000-task flush, 8 ms with the probe). The bounds are scalar subqueries, so the probe is an
+/// index range scan whatever the table's statistics say (joined to the bounds, the planner had
+/// chosen a scan of the whole table when they were stale).
 private func mayHoldStagedKeys(_ table: String, _ column: String, _ staging: String) -> String {
-    "EXISTS (SELECT 1 FROM \(table) r, (SELECT min(\(column)) AS lo, max(\(column)) AS hi FROM \(staging)) b "
-        + "WHERE r.\(column) BETWEEN b.lo AND b.hi)"
+    "EXISTS (SELECT 1 FROM \(table) r WHERE r.\(column) >= (SELECT min(\(column)) FROM \(staging) WHERE \(stageKnown)) "
+        + "AND r.\(column) <= (SELECT max(\(column)) FROM \(staging) WHERE \(stageKnown)))"
+}
+
+/// The delete of a merge: every row of `table` whose `key` a staged row names, of the staged rows
+/// whose key the table may hold (`StagedKeys`: the others are new keys).
+///
+/// A one-column key is matched as `key = ANY (ARRAY(SELECT DISTINCT key FROM staging))`: an index
+/// probe per staged key, always. The join it replaces (`USING (SELECT DISTINCT key …)`) let the
+/// planner, which knows nothing of a TEMP table's rows and little of a table growing inside the
+/// import's transaction, hash-join a scan of the whole table at every flush: the fleet profile's
+/// 60 flushes of `loan_impacts` read its millions of rows 54 times (6.5 s of a 20 s import).
+/// A key of several columns keeps the join.
+private func stagedKeyDelete(_ table: String, key: [String], keyStaging: String) -> String {
+    let probe = mayHoldStagedKeys(table, key[0], keyStaging)
+    if key.count == 1 {
+        return "DELETE FROM \(table) t WHERE t.\(key[0]) = "
+            + "ANY (ARRAY(SELECT DISTINCT \(key[0]) FROM \(keyStaging) WHERE \(stageKnown))) AND " + probe
+    }
+    let match = key.map { "t.\($0) = s.\($0)" }.joined(separator: " AND ")
+    return "DELETE FROM \(table) t USING (SELECT DISTINCT \(key.joined(separator: ", ")) FROM \(keyStaging) "
+        + "WHERE \(stageKnown)) s WHERE \(match) AND " + probe
 }
 
 /// One COPY-fed staging table of a transaction: its rows buffered, sent and truncated per flush.
@@ -197,8 +225,8 @@ private struct StagingTable {
         self.name = name
         create =
             "CREATE TEMP TABLE IF NOT EXISTS \(name) ON COMMIT DROP AS SELECT \(columns.joined(separator: ", ")), "
-            + "0::bigint AS \(stageSequence) FROM \(source) WITH NO DATA; " + mergeMemory
-        copy = "COPY \(name) (\(columns.joined(separator: ", ")), \(stageSequence)) FROM STDIN"
+            + "0::bigint AS \(stageSequence), true AS \(stageKnown) FROM \(source) WITH NO DATA; " + mergeMemory
+        copy = "COPY \(name) (\(columns.joined(separator: ", ")), \(stageSequence), \(stageKnown)) FROM STDIN"
     }
 
     /// Creates the table in this transaction if it has none, then sends the buffer.
@@ -215,11 +243,18 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
     private let table: String
     private let columns: [String]
     private let key: [String]
+    /// Where the key's columns are in a row.
+    private let keyColumns: [Int]
     private var staging: StagingTable
     private let merge: String
+    /// The merge of a flush whose keys are all new (`StagedKeys`): so each is staged once, and
+    /// there is nothing to delete and nothing to pick: the rows go in as staged, with no sort.
+    private let insertNew: String
     /// The merge as error messages name it: what failed is the table's constraint or trigger.
     private let mergeLabel: String
     private var rows = 0
+    /// Whether a row of the buffer has a key the table may hold (or that the buffer holds twice).
+    private var anyKnown = false
     private var sequence: Int64 = 0
     /// The prepared upsert, for writes outside a transaction.
     private var direct: StatementUpsertWriter?
@@ -232,15 +267,15 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
         self.table = table
         self.columns = columns
         self.key = key
+        keyColumns = key.map { name in columns.firstIndex(of: name) ?? 0 }
         staging = StagingTable(name: "report_stage_\(table)", source: table, columns: columns)
         let keys = key.joined(separator: ", ")
         let list = columns.joined(separator: ", ")
-        let match = key.map { "t.\($0) = s.\($0)" }.joined(separator: " AND ")
         merge =
-            "DELETE FROM \(table) t USING (SELECT DISTINCT \(keys) FROM \(staging.name)) s WHERE \(match) AND "
-            + mayHoldStagedKeys(table, key[0], staging.name) + "; "
+            stagedKeyDelete(table, key: key, keyStaging: staging.name) + "; "
             + "INSERT INTO \(table) (\(list)) SELECT DISTINCT ON (\(keys)) \(list) FROM \(staging.name) "
             + "ORDER BY \(keys), \(stageSequence) DESC; TRUNCATE \(staging.name)"
+        insertNew = "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(staging.name); TRUNCATE \(staging.name)"
         mergeLabel = "merge of the staged rows: DELETE FROM \(table) …; INSERT INTO \(table) (\(list)) SELECT …"
     }
 
@@ -259,7 +294,9 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
         }
         sequence += 1
         if staging.buffer.capacity == 0 { staging.buffer.reserveCapacity(context.limits.bytes + (1 << 20)) }
-        PostgresCopyText.appendRow(row, sequence: sequence, to: &staging.buffer)
+        let known = try connection.stagedKeys(for: table).stage(keyColumns.lazy.map { row[$0] })
+        anyKnown = anyKnown || known
+        PostgresCopyText.appendRow(row, sequence: sequence, known: known, to: &staging.buffer)
         rows += 1
         if rows == 1 { context.pending.add(self) }
         if rows >= context.limits.rows || staging.buffer.count >= context.limits.bytes {
@@ -277,17 +314,20 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
     func flushBuffered() throws {
         guard rows > 0 else { return }
         rows = 0
+        let sql = anyKnown ? merge : insertNew
+        anyKnown = false
         do {
             try staging.send(connection, chunk: context.limits.chunkBytes)
         } catch {
             staging.buffer.removeAll(keepingCapacity: true)
             throw error
         }
-        try connection.send(merge, label: mergeLabel)
+        try connection.send(sql, label: mergeLabel)
     }
 
     func discardBuffered() {
         rows = 0
+        anyKnown = false
         staging.buffer.removeAll(keepingCapacity: true)
     }
 }
@@ -304,9 +344,14 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
     private var parents: StagingTable
     private var children: StagingTable
     private let merge: String
+    /// The merge of a flush whose parents are all new (`StagedKeys`): each replaced once, nothing
+    /// to delete, every staged row goes in with no join to the last list of each parent.
+    private let insertNew: String
     /// The merge as error messages name it: what failed is the table's constraint or trigger.
     private let mergeLabel: String
     private var replaced = 0
+    /// Whether a parent of the buffer may have rows in the table (or is in the buffer twice).
+    private var anyKnown = false
     private var sequence: Int64 = 0
     private var direct: StatementChildRowsWriter?
     private var row: [SQLValue] = []
@@ -328,12 +373,13 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
         let list = all.joined(separator: ", ")
         let staged = all.map { "c.\($0)" }.joined(separator: ", ")
         merge =
-            "DELETE FROM \(table) t USING (SELECT DISTINCT \(parentColumn) FROM \(parents.name)) s "
-            + "WHERE t.\(parentColumn) = s.\(parentColumn) AND " + mayHoldStagedKeys(table, parentColumn, parents.name)
-            + "; "
+            stagedKeyDelete(table, key: [parentColumn], keyStaging: parents.name) + "; "
             + "INSERT INTO \(table) (\(list)) SELECT \(staged) FROM \(children.name) c JOIN (SELECT \(parentColumn), "
             + "max(\(stageSequence)) AS \(stageSequence) FROM \(parents.name) GROUP BY \(parentColumn)) l "
             + "ON c.\(parentColumn) = l.\(parentColumn) AND c.\(stageSequence) = l.\(stageSequence); "
+            + "TRUNCATE \(parents.name), \(children.name)"
+        insertNew =
+            "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(children.name); "
             + "TRUNCATE \(parents.name), \(children.name)"
         mergeLabel = "merge of the staged rows: DELETE FROM \(table) …; INSERT INTO \(table) (\(list)) SELECT …"
     }
@@ -349,7 +395,9 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
         }
         sequence += 1
         if children.buffer.capacity == 0 { children.buffer.reserveCapacity(context.limits.bytes + (1 << 20)) }
-        PostgresCopyText.appendRow([.text(parent)], sequence: sequence, to: &parents.buffer)
+        let known = try connection.stagedKeys(for: table).stage([.text(parent)])
+        anyKnown = anyKnown || known
+        PostgresCopyText.appendRow([.text(parent)], sequence: sequence, known: known, to: &parents.buffer)
         for (position, values) in rows.enumerated() {
             guard values.count == columns.count else {
                 throw PostgresError(
@@ -360,7 +408,7 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
             row.append(.text(parent))
             row.append(.integer(Int64(position)))
             row.append(contentsOf: values)
-            PostgresCopyText.appendRow(row, sequence: sequence, to: &children.buffer)
+            PostgresCopyText.appendRow(row, sequence: sequence, known: known, to: &children.buffer)
         }
         replaced += 1 + rows.count
         if replaced == 1 + rows.count { context.pending.add(self) }
@@ -379,6 +427,8 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
     func flushBuffered() throws {
         guard replaced > 0 else { return }
         replaced = 0
+        let sql = anyKnown ? merge : insertNew
+        anyKnown = false
         do {
             try parents.send(connection, chunk: context.limits.chunkBytes)
             try children.send(connection, chunk: context.limits.chunkBytes)
@@ -386,11 +436,12 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
             discardBuffered()
             throw error
         }
-        try connection.send(merge, label: mergeLabel)
+        try connection.send(sql, label: mergeLabel)
     }
 
     func discardBuffered() {
         replaced = 0
+        anyKnown = false
         parents.buffer.removeAll(keepingCapacity: true)
         children.buffer.removeAll(keepingCapacity: true)
     }
