@@ -36,6 +36,16 @@ extension PostgresStoreTests {
         return database
     }
 
+    /// Writes a row of `p` and replaces its list of `pc` rows through the import's writers.
+    private func parentAndChildrenWriter(_ database: Database) throws -> (String, String, [String]) throws -> Void {
+        let parents = try database.upsertWriter(table: "p", columns: ["id", "v"])
+        let children = try ChildRows(database: database, table: "pc", parentColumn: "p_id", columns: ["x"])
+        return { id, value, list in
+            try parents.write([.text(id), .text(value)])
+            try children.replace(parent: id, rows: list.map { [.text($0)] })
+        }
+    }
+
     func testCopyTextEscapesTheBytesOfItsFormat() {
         func text(_ value: SQLValue) -> String {
             var buffer: [UInt8] = []
@@ -86,12 +96,7 @@ extension PostgresStoreTests {
                 database.bulkWriteLimits = limits
                 try database.run("INSERT INTO p VALUES ('old', 'before')")
                 try database.run("INSERT INTO pc VALUES ('old', 0, 'stale'), ('old', 1, 'stale too')")
-                let parents = try database.upsertWriter(table: "p", columns: ["id", "v"])
-                let children = try ChildRows(database: database, table: "pc", parentColumn: "p_id", columns: ["x"])
-                func put(_ id: String, _ value: String, _ list: [String]) throws {
-                    try parents.write([.text(id), .text(value)])
-                    try children.replace(parent: id, rows: list.map { [.text($0)] })
-                }
+                let put = try parentAndChildrenWriter(database)
                 try database.transaction {
                     try put("a", "first", ["a0", "a1", "a2"])
                     try put("b", "only", ["b0"])
@@ -272,12 +277,7 @@ extension PostgresStoreTests {
     /// that PostgreSQL cuts to one key at a NUL are one row there, the last written.
     func testKeysNewToAnEmptyTableMergeAsOnSQLite() throws {
         func writes(_ database: Database) throws {
-            let parents = try database.upsertWriter(table: "p", columns: ["id", "v"])
-            let children = try ChildRows(database: database, table: "pc", parentColumn: "p_id", columns: ["x"])
-            func put(_ id: String, _ value: String, _ list: [String]) throws {
-                try parents.write([.text(id), .text(value)])
-                try children.replace(parent: id, rows: list.map { [.text($0)] })
-            }
+            let put = try parentAndChildrenWriter(database)
             try database.transaction {
                 for index in 1...400 {
                     try put(String(index), "v\(index)", (0..<(index % 4)).map { "x\(index).\($0)" })
@@ -306,13 +306,10 @@ extension PostgresStoreTests {
         XCTAssertEqual(results[1], oracle, "PostgreSQL ends with SQLite's rows")
 
         let database = try freshPostgres("copynulkeys")
-        let parents = try database.upsertWriter(table: "p", columns: ["id", "v"])
-        let children = try ChildRows(database: database, table: "pc", parentColumn: "p_id", columns: ["x"])
+        let put = try parentAndChildrenWriter(database)
         try database.transaction {
-            try parents.write([.text("nul\u{0}first"), .text("first")])
-            try children.replace(parent: "nul\u{0}first", rows: [[.text("n0")]])
-            try parents.write([.text("nul\u{0}second"), .text("second")])
-            try children.replace(parent: "nul\u{0}second", rows: [[.text("n1")], [.text("n2")]])
+            try put("nul\u{0}first", "first", ["n0"])
+            try put("nul\u{0}second", "second", ["n1", "n2"])
         }
         XCTAssertEqual(try database.rows("SELECT id, v FROM p"), [["nul", "second"]])
         XCTAssertEqual(
