@@ -8,10 +8,12 @@ import CLibPQ
 /// transaction, committed or not), sends the buffer with `PQputCopyData` in pieces of
 /// `BulkWriteLimits.chunkBytes`, ends the COPY, then sends the merge without waiting for it:
 ///
-///     DELETE FROM t WHERE t.key = ANY (ARRAY(SELECT DISTINCT key FROM staging));
+///     DELETE FROM t WHERE t.key = ANY (ARRAY(SELECT DISTINCT key FROM staging WHERE known));
 ///     INSERT INTO t (columns) SELECT DISTINCT ON (key) columns FROM staging ORDER BY key, seq DESC;
 ///     TRUNCATE staging
 ///
+/// (`known`: the staged rows whose key the table may hold already, `StagedKeys`; a flush with none
+/// is inserted as staged, with no delete and no sort)
 /// so that the server merges while the import reads and validates the next rows. The connection
 /// reads the merge's result before its next command and fails that command with the merge's error
 /// (COMMIT included, so the file's transaction rolls back whole). The merge is a delete and an
