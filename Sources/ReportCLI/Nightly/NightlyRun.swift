@@ -239,12 +239,16 @@ struct NightlyRun {
         }
         // The reports are made side by side, each on its own thread with its own connection and
         // snapshot: a fleet report spends most of its time writing its workbook on one core, which
-        // leaves the other free for the habits and bookings reports. The log lists them in domain
-        // order, whichever finished first.
+        // leaves the other free for the habits and bookings reports. At most one report a core
+        // (two at least) runs at a time, in domain order, so that memory holds two or so reports'
+        // working sets, not every one's. The log lists them in domain order, whichever finished first.
         let outcomes = (0..<reports.count).map { _ in ConcurrentResult<(baseName: String, files: Int)>() }
         let group = DispatchGroup()
+        let slots = DispatchSemaphore(value: max(2, ProcessInfo.processInfo.activeProcessorCount))
         for (request, outcome) in zip(reports, outcomes) {
+            slots.wait()
             DispatchQueue.global().async(group: group) { [context] in
+                defer { slots.signal() }
                 outcome.set(
                     Result {
                         let report = try DatabaseAccess.report(request, context)
