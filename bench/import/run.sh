@@ -3,7 +3,12 @@
 # `report import`, beside `sqlite-utils insert` and DuckDB's `read_json_auto` into a DuckDB table,
 # all on the same file. Prints wall time, records per second, CPU time and peak RSS of each.
 #
-#   bench/import/run.sh [COUNT [RUNS]]     (defaults 1000000 and 3; peers run once)
+#   bench/import/run.sh [COUNT [RUNS [postgresql]]]     (defaults 1000000 and 3; peers run once)
+#
+# With `postgresql` (issue 11 item 8), `report import` into PostgreSQL is measured too, RUNS times
+# alternating with the SQLite import, each into a fresh database of one throwaway cluster (initdb +
+# pg_ctl on a Unix socket in the work folder, as the `postgres` user when run as root, default
+# settings and durability), stopped and removed at the end.
 #
 # Needs /usr/bin/time (apt-get install time); the peers come from PyPI (pip install sqlite-utils
 # duckdb) and are skipped with a note when missing.
@@ -11,9 +16,15 @@ set -euo pipefail
 
 count="${1:-1000000}"
 runs="${2:-3}"
+backend="${3:-sqlite}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/import-bench.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+cleanup() {
+    if [ -n "${pg_ctl:-}" ]; then as_postgres "$pg_ctl" -D "$work/pg" -m immediate -w stop >/dev/null 2>&1 || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
 
 echo "building report and report-sample (release)..." >&2
 (cd "$root" && swift build -c release --product report >&2 && swift build -c release --product report-sample >&2 \
@@ -42,7 +53,21 @@ measure() {
 # The reader thread's share alone (issue 13): parse, then parse + validate, one core, nothing stored.
 "$bin/report-bench" parse "$work/tasks.json" --scan-only
 "$bin/report-bench" parse "$work/tasks.json"
-measure "report import" "$runs" 'rm -f "$work"/r.sqlite*' "$bin/report" import --db "$work/r.sqlite" "$work/tasks.json"
+if [ "$backend" = postgresql ]; then
+    bindir="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
+    pg_ctl="$bindir/pg_ctl"
+    [ "$(id -u)" = 0 ] && chown postgres "$work"
+    as_postgres "$bindir/initdb" -D "$work/pg" -A trust -U postgres -E UTF8 --locale=C >/dev/null
+    as_postgres "$pg_ctl" -D "$work/pg" -o "-k $work -c listen_addresses=" -l "$work/pg.log" -w start >/dev/null
+    url="postgresql://postgres@/report?host=$work"
+    fresh_pg='as_postgres "$bindir/dropdb" -h "$work" -U postgres --if-exists report; as_postgres "$bindir/createdb" -h "$work" -U postgres -T template0 report'
+    for _ in $(seq "$runs"); do
+        measure "report import (SQLite)" 1 'rm -f "$work"/r.sqlite*' "$bin/report" import --db "$work/r.sqlite" "$work/tasks.json"
+        measure "report import (PostgreSQL)" 1 "$fresh_pg" "$bin/report" import --busy-timeout 600 --db "$url" "$work/tasks.json"
+    done
+else
+    measure "report import" "$runs" 'rm -f "$work"/r.sqlite*' "$bin/report" import --db "$work/r.sqlite" "$work/tasks.json"
+fi
 if python3 -c "import duckdb" 2>/dev/null; then
     measure "duckdb read_json_auto" 1 'rm -f "$work"/d.duckdb*' python3 -c "import duckdb, sys; c = duckdb.connect(sys.argv[1]); c.execute(\"CREATE TABLE tasks AS SELECT * FROM read_json_auto('\" + sys.argv[2] + \"')\"); c.close()" "$work/d.duckdb" "$work/tasks.json"
 else
