@@ -144,10 +144,7 @@ final class PostgresConnection: StoreConnection {
     /// transaction, whether the table holds any row (one query), then every key staged since.
     func stagedKeys(for table: String) throws -> StagedKeys {
         if let known = stagedKeysByTable[table] { return known }
-        let statement = PostgresStatement(connection: self, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(table))")
-        let isEmpty = try statement.step() && statement.int64(0) == 1
-        statement.reset()
-        let keys = StagedKeys(tableWasEmpty: isEmpty)
+        let keys = StagedKeys(tableWasEmpty: try scalar("SELECT NOT EXISTS (SELECT 1 FROM \(table))") == .integer(1))
         stagedKeysByTable[table] = keys
         return keys
     }
@@ -155,9 +152,7 @@ final class PostgresConnection: StoreConnection {
     /// Whether a statement may begin or end a transaction (or roll part of one back): what the
     /// writers knew of the tables' keys is then forgotten (forgetting is always safe).
     static func controlsTransaction(_ sql: String) -> Bool {
-        let head = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }.prefix(8)
-        let word = String(decoding: head, as: UTF8.self).uppercased()
-        return ["BEGIN", "COMMIT", "ROLLBACK", "END", "START", "ABORT"].contains { word.hasPrefix($0) }
+        ["BEGIN", "COMMIT", "ROLLBACK", "END", "START", "ABORT"].contains(SQLText.leadingKeyword(sql))
     }
 
     /// A writing transaction waits (up to `lock_timeout`) for the writer lock; a reading one is a

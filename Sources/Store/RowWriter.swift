@@ -133,14 +133,20 @@ final class PendingWrites {
     /// transaction (a COMMIT run as SQL rather than by `Database.transaction`).
     func flush(beforeRunning sql: String) throws {
         guard isActive else { return }
-        let ends = ["COMMIT", "END", "RELEASE", "PREPARE"].contains {
-            sql.utf8.starts(with: $0.utf8) || sql.lowercased().hasPrefix($0.lowercased())
-        }
+        let ends = ["COMMIT", "END", "RELEASE", "PREPARE"].contains(SQLText.leadingKeyword(sql))
         if ends || writers.contains(where: { $0.tables.contains { SQLText.names(sql, $0) } }) { try flushAll() }
     }
 }
 
 enum SQLText {
+    /// The statement's first word, upper-cased (`COMMIT` of `commit;`), after any leading white
+    /// space: how a transaction-control statement run as SQL is told from the rest.
+    static func leadingKeyword(_ sql: String) -> String {
+        let word = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
+            .prefix { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }
+        return String(decoding: word, as: UTF8.self).uppercased()
+    }
+
     /// Whether `sql` holds `name` as a whole word (`tasks` in `ON public.tasks (`, not in
     /// `task_contexts` or `tasks_user_date`). May answer true for a name inside a literal: a flush
     /// too many costs time, never correctness.

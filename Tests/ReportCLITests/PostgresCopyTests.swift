@@ -270,6 +270,21 @@ extension PostgresStoreTests {
         XCTAssertNotEqual(StagedKeys.hash([.text("ab"), .text("c")]), StagedKeys.hash([.text("a"), .text("bc")]))
     }
 
+    /// Transaction-control statements run as SQL are told by their first word, in any case and
+    /// after white space: they flush the writers (those that end a transaction) and make the
+    /// connection forget what it knew of staged keys.
+    func testTransactionControlIsToldByTheStatementsFirstWord() {
+        XCTAssertEqual(SQLText.leadingKeyword(" \n\tcommit;"), "COMMIT")
+        XCTAssertEqual(SQLText.leadingKeyword("ROLLBACK TO SAVEPOINT report_1"), "ROLLBACK")
+        XCTAssertEqual(SQLText.leadingKeyword("SELECT 1"), "SELECT")
+        XCTAssertEqual(SQLText.leadingKeyword(""), "")
+        XCTAssertTrue(PostgresConnection.controlsTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ"))
+        XCTAssertTrue(PostgresConnection.controlsTransaction("  end"))
+        XCTAssertFalse(PostgresConnection.controlsTransaction("SAVEPOINT report_1"))
+        XCTAssertFalse(PostgresConnection.controlsTransaction("ENDLESS"))
+        XCTAssertFalse(PostgresConnection.controlsTransaction("DELETE FROM t WHERE note = 'BEGIN'"))
+    }
+
     /// Into empty tables, ids that are numbers in text ("1", "10", "100": every flush's range holds
     /// the earlier ones) written over many small flushes, repeated within a flush and across
     /// flushes, with child lists growing, shrinking and emptied: PostgreSQL ends with exactly the
