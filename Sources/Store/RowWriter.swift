@@ -186,11 +186,7 @@ final class StatementUpsertWriter: StoreRowWriter {
         statement = try connection.prepare(Upsert.sql(table: table, columns: columns, key: key))
     }
 
-    func write(_ row: [SQLValue]) throws {
-        statement.reset()
-        for (offset, value) in row.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
-        while try statement.step() {}
-    }
+    func write(_ row: [SQLValue]) throws { try statement.run(row: row) }
 
     func flush() throws {}
 }

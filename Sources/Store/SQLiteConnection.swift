@@ -2,6 +2,8 @@ import CSQLite
 
 /// SQLite's "copy this text now" destructor, which Swift cannot import as a macro.
 let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// SQLite's "the bytes stay alive until the statement is reset" destructor (a null pointer).
+let SQLITE_STATIC: sqlite3_destructor_type? = nil
 
 /// Process-wide SQLite settings, applied once before the first connection opens.
 private let configureSQLiteOnce: Void = {

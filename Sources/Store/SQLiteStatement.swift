@@ -41,6 +41,38 @@ final class SQLiteStatement: StoreStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Binds texts without a copy (`SQLITE_STATIC`): each is bound inside its own `withUTF8`
+    /// scope and the step runs in the innermost one, so every byte SQLite reads is alive; the
+    /// bindings are cleared before the scopes end. One copy and one `malloc` fewer per text.
+    func run(row: [SQLValue]) throws {
+        sqlite3_reset(handle)
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        try bindStatic(row, from: 0)
+    }
+
+    private func bindStatic(_ row: [SQLValue], from first: Int) throws {
+        var index = first
+        while index < row.count {
+            if case .text(var text) = row[index] {
+                let next = index + 1
+                return try text.withUTF8 { buffer in
+                    let bytes = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                    let code = sqlite3_bind_text(
+                        handle, Int32(next), bytes.assumingMemoryBound(to: CChar.self), Int32(buffer.count),
+                        SQLITE_STATIC)
+                    guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+                    try bindStatic(row, from: next)
+                }
+            }
+            try bind(row[index], at: Int32(index + 1))
+            index += 1
+        }
+        while try step() {}
+    }
+
     func step() throws -> Bool {
         let code = sqlite3_step(handle)
         switch code {

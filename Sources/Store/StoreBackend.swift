@@ -45,6 +45,9 @@ public protocol StoreStatement: AnyObject {
     func reset()
     /// Steps once: true when a row is available.
     func step() throws -> Bool
+    /// Binds parameters 1…n to `row` and runs the statement to completion, ignoring rows: an
+    /// import's write of one row.
+    func run(row: [SQLValue]) throws
     var columnCount: Int { get }
     func isNull(_ column: Int) -> Bool
     func int64(_ column: Int) -> Int64
@@ -53,6 +56,14 @@ public protocol StoreStatement: AnyObject {
     /// A `YYYY-MM-DD` column parsed from its bytes (no `String` made); nil for NULL or another text.
     func day(_ column: Int) -> Day?
     func value(_ column: Int) -> SQLValue
+}
+
+extension StoreStatement {
+    public func run(row: [SQLValue]) throws {
+        reset()
+        for (offset, value) in row.enumerated() { try bind(value, at: Int32(offset + 1)) }
+        while try step() {}
+    }
 }
 
 /// Which backend a `Database` talks to.

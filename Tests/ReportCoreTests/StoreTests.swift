@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 import Store
 @testable import Store
@@ -21,6 +22,34 @@ final class StoreTests: XCTestCase {
         try database.run("INSERT INTO t VALUES (?, ?, ?)", [.text(hostile), .integer(Int64.min), .real(2.5)])
         let rows = try database.rows("SELECT a, b, c FROM t")
         XCTAssertEqual(rows, [[.text(hostile), .integer(Int64.min), .real(2.5)]])
+    }
+
+    /// The upsert writer binds texts without copying them (`SQLITE_STATIC`): every text of a row,
+    /// short (stored inline in the `String`), long, empty, bridged from Foundation or holding a NUL,
+    /// arrives whole, and none is read after its row is gone (each row is built, written and
+    /// dropped before the next, which reuses the memory).
+    func testTextsBoundWithoutACopyArriveWhole() throws {
+        let database = try Database(path: path())
+        try database.execute("CREATE TABLE t (k TEXT PRIMARY KEY, a TEXT, n INTEGER, b TEXT, c TEXT) STRICT")
+        let writer = try database.upsertWriter(table: "t", columns: ["k", "a", "n", "b", "c"], key: ["k"])
+        func texts(_ index: Int) -> (String, String, String) {
+            let long = String(repeating: "é\(index)x", count: 1 + index * 997 % 5000)
+            let bridged = NSString(string: "bridgé \(index) " + String(repeating: "y", count: index % 40)) as String
+            return (index % 3 == 0 ? "" : "a\u{0}b\(index)", long, bridged)
+        }
+        try database.transaction {
+            for index in 0..<300 {
+                let (a, b, c) = texts(index)
+                try writer.write([.text("k\(index % 150)"), .text(a), .integer(Int64(index)), .text(b), .text(c)])
+            }
+        }
+        let rows = try database.rows("SELECT k, a, n, b, c FROM t ORDER BY n")
+        XCTAssertEqual(rows.count, 150)
+        for (offset, row) in rows.enumerated() {
+            let index = 150 + offset
+            let (a, b, c) = texts(index)
+            XCTAssertEqual(row, [.text("k\(offset)"), .text(a), .integer(Int64(index)), .text(b), .text(c)])
+        }
     }
 
     func testTransactionRollsBackOnThrow() throws {
