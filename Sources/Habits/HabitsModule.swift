@@ -23,7 +23,7 @@ public enum HabitsModule {
     public static let module = DomainModule(
         imports: ImportModule(
             domain: .habits, kinds: [.users, .flows, .tasks, .focusSessions, .logins, .moods],
-            migrations: HabitsSchema.migrations, makeImporter: makeImporter),
+            migrations: HabitsSchema.migrations, caches: ["habits_streak_state"], makeImporter: makeImporter),
         report: DomainReport(command: command, request: request),
         statusColumns: [
             .users: .instant("created_at_us"), .flows: .date("date"), .tasks: .date("date"),

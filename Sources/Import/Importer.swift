@@ -181,8 +181,9 @@ public final class Importer {
                         .text(entry.displayName), .text(kind.name), .integer(digest.size), .text(digest.hex),
                         .text(started), .text(started), .integer(options.force ? 1 : 0),
                     ])
+                let bulk = digest.size >= options.bulkIndexBytes
                 let deferred =
-                    digest.size >= options.bulkIndexBytes ? try kind.bulkTables.flatMap(dropSecondaryIndexes) : []
+                    bulk ? try kind.bulkTables.flatMap(dropSecondaryIndexes) + liftCacheTriggers(module, kind) : []
                 let insertReject = try database.prepare(
                     "INSERT INTO import_rejects (import_id, position, line, record_id, field, value, rule) VALUES "
                         + "(?, ?, ?, ?, ?, ?, ?)"
@@ -223,9 +224,10 @@ public final class Importer {
                         last: &lastProgress)
                 }
                 // The rows a writer still buffers (PostgreSQL's COPY staging) go in before the
-                // indexes are built again, so that each index is built once, in bulk.
+                // indexes are built again, so that each index is built once, in bulk (and before
+                // the lifted triggers are back, which had nothing to do for these rows).
                 try database.flushWriters()
-                for index in deferred { try database.execute(index) }
+                for create in deferred { try database.execute(create) }
                 outcome.layout = reader.layout
                 if let emptiness = reader.emptiness {
                     outcome.layout = nil
@@ -265,10 +267,33 @@ public final class Importer {
     private func dropSecondaryIndexes(of table: String) throws -> [String] {
         var creates: [String] = []
         for (name, sql) in try database.secondaryIndexes(of: table) {
-            try database.execute("DROP INDEX \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+            try database.execute("DROP INDEX \(Self.quoted(name))")
             creates.append(sql)
         }
         return creates
+    }
+
+    /// Drops the triggers of the kind's tables inside the file's transaction when every cache
+    /// they keep is empty (`ImportModule.caches`), and returns the SQL that creates them again.
+    private func liftCacheTriggers(_ module: ImportModule, _ kind: ExportKind) throws -> [String] {
+        if module.caches.isEmpty { return [] }
+        for cache in module.caches {
+            let probe = "SELECT COUNT(*) FROM (SELECT 1 FROM \(Self.quoted(cache)) LIMIT 1) AS probe"
+            if try database.scalarInt(probe) != 0 { return [] }
+        }
+        var creates: [String] = []
+        for table in kind.bulkTables {
+            for (name, sql) in try database.bulkLiftableTriggers(of: table) {
+                try database.execute("DROP TRIGGER \(Self.quoted(name))")
+                creates.append(sql)
+            }
+        }
+        return creates
+    }
+
+    /// A name from the schema as a quoted SQL identifier.
+    private static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The reason a file failed, on one line: a database problem (locked, read-only, full disk)

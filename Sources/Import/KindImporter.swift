@@ -31,18 +31,26 @@ extension KindImporter {
         ErasedKindImporter(
             validate: { record throws(FieldError) in ValidatedRecord(try Self.validate(record)) },
             store: { validated, sequence in
-                guard let record = validated.value as? Validated else {
+                guard let box = validated.box as? ValidatedBox<Validated> else {
                     throw KindMismatch(expected: String(describing: Validated.self))
                 }
-                try self.store(record, sequence: sequence)
+                try self.store(box.value, sequence: sequence)
             })
     }
 }
 
 /// A validated record of some kind, on its way from the reader thread to the database thread.
+///
+/// Boxed in a class of its type: the database thread gets it back with a class cast, where a cast
+/// out of `any Sendable` copied the record (a retain per string field) on SQLite's thread.
 public struct ValidatedRecord: Sendable {
-    let value: any Sendable
-    init(_ value: any Sendable) { self.value = value }
+    let box: AnyObject & Sendable
+    init<Value: Sendable>(_ value: Value) { box = ValidatedBox(value) }
+}
+
+final class ValidatedBox<Value: Sendable>: Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// A kind's importer as two closures: `validate` is Sendable (it runs on the reader thread),
@@ -71,14 +79,22 @@ public struct ImportModule: Sendable {
     public let migrations: [Migration]
     /// Prepares the statements of one kind's importer on a connection.
     public let makeImporter: @Sendable (ExportKind, Database) throws -> ErasedKindImporter
+    /// Tables that only cache what the others hold, kept right by the triggers of the domain's
+    /// tables, which only delete cache rows. While every one of them is empty, those triggers have
+    /// nothing to do, so a bulk load (`Importer.Options.bulkIndexBytes`) drops them for the file's
+    /// transaction and creates them again before the commit, as it does the secondary indexes: on
+    /// SQLite that spares a trigger program and a probe per row. No other connection can fill a
+    /// cache meanwhile: the import holds the write lock from its first statement.
+    public let caches: [String]
 
     public init(
-        domain: DomainName, kinds: [ExportKind], migrations: [Migration],
+        domain: DomainName, kinds: [ExportKind], migrations: [Migration], caches: [String] = [],
         makeImporter: @escaping @Sendable (ExportKind, Database) throws -> ErasedKindImporter
     ) {
         self.domain = domain
         self.kinds = kinds
         self.migrations = migrations
+        self.caches = caches
         self.makeImporter = makeImporter
     }
 }

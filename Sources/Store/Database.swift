@@ -118,6 +118,12 @@ public final class Database {
         try connection.secondaryIndexes(of: table)
     }
 
+    /// The triggers of a table that a bulk load may drop and create again (SQLite's row triggers;
+    /// none on PostgreSQL, whose triggers run per statement): name and the SQL that creates it.
+    public func bulkLiftableTriggers(of table: String) throws -> [(name: String, sql: String)] {
+        try connection.bulkLiftableTriggers(of: table)
+    }
+
     /// Takes the server-wide lock of `report nightly` for as long as this connection lives, without
     /// waiting: false when another connection (another machine's run) holds it. PostgreSQL only
     /// (an advisory lock, dropped by the server when the holder's connection goes, however it

@@ -31,6 +31,10 @@ extension PostgresConnection {
         try rows(Self.dataTables + " ORDER BY c.relname COLLATE \"C\"").compactMap { $0[0].string }
     }
 
+    /// None: PostgreSQL's cache triggers run once per statement over its rows (habits step 3), so a
+    /// bulk load costs them a few set-based deletes, not a probe per row; they stay.
+    func bulkLiftableTriggers(of table: String) throws -> [(name: String, sql: String)] { [] }
+
     /// Indexes that back no constraint (a primary key stays), as `pg_get_indexdef` writes them.
     func secondaryIndexes(of table: String) throws -> [(name: String, sql: String)] {
         try rows(

@@ -26,6 +26,18 @@ extension SQLiteConnection {
         }
     }
 
+    /// Every trigger of the table: on SQLite they run once per row.
+    func bulkLiftableTriggers(of table: String) throws -> [(name: String, sql: String)] {
+        try rows(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? AND sql IS NOT NULL "
+                + "ORDER BY name",
+            [.text(table)]
+        ).compactMap { row in
+            guard let name = row[0].string, let sql = row[1].string else { return nil }
+            return (name, sql)
+        }
+    }
+
     /// SQLite runs the schema as written: the domains' DDL is SQLite's dialect.
     func schemaSQL(_ sql: String) -> String { sql }
 

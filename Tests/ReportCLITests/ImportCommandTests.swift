@@ -224,6 +224,47 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try count("tasks"), 3)
     }
 
+    /// A bulk load drops the habits cache's triggers while the cache is empty (they would have
+    /// nothing to delete) and creates them again before the commit, or gets them back through the
+    /// rollback of a failed file; once the cache holds a state, a bulk load keeps them and they
+    /// invalidate it. (PostgreSQL's triggers run per statement and are never lifted.)
+    func testABulkLoadLiftsTheCacheTriggersOnlyWhileTheCacheIsEmpty() throws {
+        let database = try Database(path: databasePath)
+        var options = Importer.Options()
+        options.bulkIndexBytes = 0
+        let importer = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
+        func triggers() throws -> [String] {
+            try database.bulkLiftableTriggers(of: "tasks").map { $0.name + ": " + $0.sql }
+        }
+        let before = try triggers()
+        XCTAssertEqual(
+            try database.bulkLiftableTriggers(of: "tasks").map(\.name),
+            TestStore.backend == .sqlite
+                ? ["tasks_streak_state_delete", "tasks_streak_state_insert", "tasks_streak_state_update"] : [])
+        let good = try write("tasks.json", Self.tasks)
+        XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: good, displayName: good)).status, .imported)
+        XCTAssertEqual(try triggers(), before)
+        XCTAssertEqual(try count("tasks"), 3)
+        let cut = try write("tasks-cut.json", String(Self.tasks.dropLast(10)))
+        XCTAssertTrue(importer.importFile(ImportFiles.Entry(path: cut, displayName: cut)).failed)
+        XCTAssertEqual(try triggers(), before)
+
+        // A saved state of u1 through a day after the tasks: a bulk load that moves one of u1's
+        // tasks must delete it, and leave u2's alone.
+        for user in ["u1", "u2"] {
+            try database.run(
+                "INSERT INTO habits_streak_state (user_id, day_start, through_day, consistency, run, best_streak) "
+                    + "VALUES (?, 0, 20800, 0.5, 1, 1)", [.text(user)])
+        }
+        let moved = try write(
+            "tasks-moved.json",
+            #"[{"id": "t2", "userId": "u1", "date": "2026-11-27", "libelle": "Lire", "state": "a_faire"}]"#)
+        XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: moved, displayName: moved)).status, .imported)
+        XCTAssertEqual(try triggers(), before)
+        XCTAssertEqual(try database.rows("SELECT user_id FROM habits_streak_state"), [["u2"]])
+        XCTAssertEqual(try database.rows("SELECT date FROM tasks WHERE id = 't2'"), [["2026-11-27"]])
+    }
+
     /// An assignments file fills two tables in bulk, its loan records' too: both lose their
     /// secondary indexes for the load and get them back before the commit (or by the rollback of a
     /// failed file), and the records are found through the rebuilt index.
