@@ -11,6 +11,10 @@ import JSON
 final class RecordPipeline: @unchecked Sendable {
     private let condition = NSCondition()
     private var batches: [[Item]] = []
+    /// Batches the database thread is done with, handed back so that the reader thread frees
+    /// their records (the strings and boxes it allocated): frees off the thread that bounds the
+    /// import, and into the allocator's arena of the thread that made them.
+    private var spent: [[Item]] = []
     private var current: [Item] = []
     private var currentIndex = 0
     private var finished = false
@@ -81,6 +85,7 @@ final class RecordPipeline: @unchecked Sendable {
             if let error { throw error }
             return nil
         }
+        spent.append(current)
         current = batches.removeFirst()
         currentIndex = 1
         condition.broadcast()
@@ -93,6 +98,7 @@ final class RecordPipeline: @unchecked Sendable {
         condition.lock()
         cancelled = true
         batches.removeAll()
+        spent.removeAll()
         condition.broadcast()
         while !readerDone { condition.wait() }
         condition.unlock()
@@ -148,11 +154,14 @@ final class RecordPipeline: @unchecked Sendable {
 
     /// Queues a batch, waiting while the queue is full; false when the pipeline was closed.
     private func push(_ batch: [Item], consumed bytes: Int) -> Bool {
+        var done: [[Item]] = []
+        defer { done.removeAll() }  // after the unlock below (defers run last to first)
         condition.lock(); defer { condition.unlock() }
         while batches.count >= maximumBatches && !cancelled { condition.wait() }
         if cancelled { return false }
         batches.append(batch)
         consumed = bytes
+        swap(&done, &spent)
         condition.broadcast()
         return true
     }
