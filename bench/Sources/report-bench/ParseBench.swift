@@ -43,7 +43,7 @@ func runParseBench(_ arguments: [String]) {
 }
 
 /// User plus system CPU time of this process so far.
-private func processCPUSeconds() -> Double {
+func processCPUSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }

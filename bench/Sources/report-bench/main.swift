@@ -5,6 +5,8 @@
 //   report-bench parse FILE [--scan-only]  reads a tasks export and validates every record on one
 //                                          core, as `report import`'s reader thread does, storing
 //                                          nothing; prints MB/s (bench/import/run.sh runs it)
+//   report-bench store COUNT DB [ROWS]     writes COUNT task rows through the import's writer
+//                                          alone, as a bulk file is loaded (SQLite's side only)
 //
 // The data are the same, row for row, as bench/xlsx/reference.c and xlsxwriter_ref.py write, so
 // that `bench/xlsx/run.sh` compares the writers and nothing else. Rows are made on demand, as an
@@ -13,6 +15,8 @@ import Foundation
 
 if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "parse" {
     runParseBench(Array(CommandLine.arguments.dropFirst(2)))
+} else if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "store" {
+    runStoreBench(Array(CommandLine.arguments.dropFirst(2)))
 } else {
     runWriterBench(CommandLine.arguments)
 }
