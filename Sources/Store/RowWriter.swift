@@ -2,8 +2,10 @@
 /// parent. Importers hold an `UpsertWriter` (and `ChildRows`) and never learn which backend
 /// stores the rows.
 ///
-/// - SQLite: the prepared `INSERT … ON CONFLICT DO UPDATE` (and the delete + insert of a child
-///   list) run for every row as it is written, as before the writer existed.
+/// - SQLite, inside a transaction: the prepared `INSERT … ON CONFLICT DO UPDATE` writes
+///   `BulkWriteLimits.sqliteRows` rows a run (`SQLiteRowWriters.swift`), the rows held back until
+///   then being written before anything could read them, as below; the delete + insert of a
+///   child list runs as it is written. Outside a transaction every row is written at once.
 /// - PostgreSQL, inside a transaction: rows are COPY-escaped into a byte buffer and sent with
 ///   `COPY … FROM STDIN` into a TEMP staging table, then merged into the table (delete the staged
 ///   keys, insert the last staged row of each key), every `BulkWriteLimits.rows` rows and before
@@ -53,10 +55,14 @@ public struct BulkWriteLimits: Sendable {
     public var bytes: Int
     public var chunkBytes: Int
 
-    public init(rows: Int = 50_000, bytes: Int = 8 << 20, chunkBytes: Int = 256 << 10) {
+    /// SQLite: rows a statement writes at once inside a transaction (1: row by row).
+    public var sqliteRows: Int
+
+    public init(rows: Int = 50_000, bytes: Int = 8 << 20, chunkBytes: Int = 256 << 10, sqliteRows: Int = 32) {
         self.rows = max(1, rows)
         self.bytes = max(1, bytes)
         self.chunkBytes = max(1, chunkBytes)
+        self.sqliteRows = min(max(1, sqliteRows), 256)
     }
 }
 

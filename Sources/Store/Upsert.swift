@@ -6,10 +6,12 @@ import Time
 /// Table and column names come from the code, never from data; values are always bound. The
 /// statement of `UpsertWriter` on SQLite (and on PostgreSQL outside a transaction).
 public enum Upsert {
-    public static func sql(table: String, columns: [String], key: [String] = ["id"]) -> String {
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+    /// `rows`: how many rows the statement writes (`VALUES (…), (…), …`), in order.
+    public static func sql(table: String, columns: [String], key: [String] = ["id"], rows: Int = 1) -> String {
+        let placeholders = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        let values = Array(repeating: placeholders, count: max(1, rows)).joined(separator: ", ")
         let updates = columns.filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders)) "
+        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(values) "
             + "ON CONFLICT(\(key.joined(separator: ", "))) DO UPDATE SET \(updates)"
     }
 }

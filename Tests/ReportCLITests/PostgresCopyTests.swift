@@ -91,7 +91,7 @@ extension PostgresStoreTests {
     /// children replaces every earlier one (an empty last list leaves none), whether the rows met
     /// in one flush or across several; a read in the transaction sees what was written.
     func testTheLastRowOfAKeyWinsWithItsChildRows() throws {
-        for limits in [BulkWriteLimits(), BulkWriteLimits(rows: 3, bytes: 1 << 20, chunkBytes: 3)] {
+        for limits in [BulkWriteLimits(), BulkWriteLimits(rows: 3, bytes: 1 << 20, chunkBytes: 3, sqliteRows: 2)] {
             for database in [try freshSQLite("last-\(limits.rows).sqlite"), try freshPostgres("copylast")] {
                 database.bulkWriteLimits = limits
                 try database.run("INSERT INTO p VALUES ('old', 'before')")

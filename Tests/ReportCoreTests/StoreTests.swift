@@ -52,6 +52,56 @@ final class StoreTests: XCTestCase {
         }
     }
 
+    /// Inside a transaction SQLite's upsert writer writes `sqliteRows` rows a statement: the
+    /// table ends exactly as row by row (a key repeated within a batch or across batches keeps its
+    /// last row), a read in the transaction sees the rows held back, a rollback drops them, a row
+    /// written outside a transaction is seen at once by another connection, and a row the table
+    /// refuses in the middle of a batch fails the transaction with nothing of it stored.
+    func testRowsWrittenInBatchesEndAsRowByRow() throws {
+        let schema = "CREATE TABLE t (k TEXT PRIMARY KEY, v TEXT, n INTEGER NOT NULL CHECK (n >= 0)) STRICT"
+        let rows: [[SQLValue]] = (0..<1_003).map { index in
+            [.text("k\(index * 7 % 211)"), index % 5 == 0 ? .null : .text("v\(index)"), .integer(Int64(index))]
+        }
+        var results: [[[SQLValue]]] = []
+        for perStatement in [1, 4, 32] {
+            let database = try Database(path: path("batch-\(perStatement).sqlite"))
+            database.bulkWriteLimits.sqliteRows = perStatement
+            try database.execute(schema)
+            let writer = try database.upsertWriter(table: "t", columns: ["k", "v", "n"], key: ["k"])
+            try database.transaction {
+                for (index, row) in rows.enumerated() {
+                    try writer.write(row)
+                    if index == 501 {
+                        XCTAssertEqual(try database.scalarInt("SELECT MAX(n) FROM t"), 501, "a read sees every row")
+                    }
+                }
+            }
+            results.append(try database.rows("SELECT k, v, n FROM t ORDER BY k"))
+            XCTAssertThrowsError(
+                try database.transaction {
+                    for index in 0..<10 { try writer.write([.text("new\(index)"), .null, .integer(1)]) }
+                    throw StoreError("rolled back")
+                })
+            XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM t WHERE k LIKE 'new%'"), 0)
+            XCTAssertThrowsError(
+                try database.transaction {
+                    for index in 0..<10 {
+                        try writer.write([.text("bad\(index)"), .null, .integer(index == 2 ? -1 : 1)])
+                    }
+                }
+            ) { error in
+                XCTAssertTrue("\(error)".contains("CHECK constraint failed"), "\(error)")
+            }
+            XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM t WHERE k LIKE 'bad%'"), 0)
+            try writer.write([.text("alone"), .text("at once"), .integer(7)])
+            let other = try Database(path: path("batch-\(perStatement).sqlite"))
+            XCTAssertEqual(try other.rows("SELECT v FROM t WHERE k = 'alone'"), [["at once"]])
+        }
+        XCTAssertEqual(results[0].count, 211)
+        XCTAssertEqual(results[1], results[0])
+        XCTAssertEqual(results[2], results[0])
+    }
+
     func testTransactionRollsBackOnThrow() throws {
         struct Boom: Error {}
         let database = try Database(path: path())
