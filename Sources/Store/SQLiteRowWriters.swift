@@ -5,8 +5,9 @@
 /// B-tree, was most of what the import's database thread spent on a row beyond SQLite's own
 /// floor (docs/BENCHMARKS.md). SQLite applies the rows of one statement in order, each upsert
 /// seeing the rows before it, so a key repeated within a batch ends with its last row, as row by
-/// row. Rows held back are written before anything could read the table (`PendingWrites`, as on
-/// PostgreSQL); a rollback drops them. Outside a transaction every row is written at once.
+/// row. Lists of child rows are replaced the same way, `sqliteRows` parents at a time. Rows held
+/// back are written before anything could read the table (`PendingWrites`, as on PostgreSQL); a
+/// rollback drops them. Outside a transaction every row is written at once.
 extension SQLiteConnection: BulkWritingConnection {
     func upsertWriter(
         table: String, columns: [String], key: [String], context: WriterContext
@@ -16,14 +17,13 @@ extension SQLiteConnection: BulkWritingConnection {
         try SQLiteBatchUpsertWriter(connection: self, table: table, columns: columns, key: key, context: context)
     }
 
-    /// A list of child rows is replaced row by row: lists are short, and the delete of the
-    /// parent's earlier rows must come before its new ones.
     func childRowsWriter(
         table: String, parentColumn: String, columns: [String], context: WriterContext
     ) throws
         -> any StoreChildRowsWriter
     {
-        try StatementChildRowsWriter(connection: self, table: table, parentColumn: parentColumn, columns: columns)
+        try SQLiteBatchChildRowsWriter(
+            connection: self, table: table, parentColumn: parentColumn, columns: columns, context: context)
     }
 
     /// Nothing runs in the background on SQLite.
@@ -89,6 +89,115 @@ final class SQLiteBatchUpsertWriter: StoreRowWriter, BufferingWriter {
 
     func discardBuffered() {
         rows = 0
+        held.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Child rows on SQLite, inside a transaction: the lists of `sqliteRows` parents are held, then
+/// one statement deletes those parents' earlier rows and the last list of each goes in
+/// `sqliteRows` rows a statement (a parent replaced twice among them keeps its last list only,
+/// an empty one none), as the delete and inserts of each replace would have left them.
+final class SQLiteBatchChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
+    private let connection: SQLiteConnection
+    private let context: WriterContext
+    private let table: String
+    /// Values of a stored row: the parent, its position in the list, then the columns.
+    private let width: Int
+    private let direct: StatementChildRowsWriter
+    private let deleteSQL: String
+    private let insertSQL: String
+    /// Prepared at the first flush.
+    private var delete: SQLiteStatement?
+    private var insert: SQLiteStatement?
+    private let singleInsert: SQLiteStatement
+    /// The parents held, in order (a parent may repeat), and where each one's rows start in `held`.
+    private var parents: [String] = []
+    private var starts: [Int] = []
+    private var held: [SQLValue] = []
+
+    var tables: [String] { [table] }
+
+    init(
+        connection: SQLiteConnection, table: String, parentColumn: String, columns: [String],
+        context: WriterContext
+    ) throws {
+        self.connection = connection
+        self.context = context
+        self.table = table
+        width = columns.count + 2
+        direct = try StatementChildRowsWriter(
+            connection: connection, table: table, parentColumn: parentColumn, columns: columns)
+        let count = context.limits.sqliteRows
+        deleteSQL =
+            "DELETE FROM \(table) WHERE \(parentColumn) IN ("
+            + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
+        let all = [parentColumn, "position"] + columns
+        let row = "(" + Array(repeating: "?", count: all.count).joined(separator: ", ") + ")"
+        let head = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES "
+        insertSQL = head + Array(repeating: row, count: count).joined(separator: ", ")
+        singleInsert = try SQLiteStatement(connection: connection, sql: head + row)
+    }
+
+    func replace(parent: String, rows: [[SQLValue]]) throws {
+        guard connection.isInTransaction, context.limits.sqliteRows > 1 else {
+            return try direct.replace(parent: parent, rows: rows)
+        }
+        if parents.isEmpty { context.pending.add(self) }
+        parents.append(parent)
+        starts.append(held.count)
+        for (position, row) in rows.enumerated() {
+            guard row.count + 2 == width else {
+                throw StoreError("\(row.count) values for the \(width - 2) columns of \(table)")
+            }
+            held.append(.text(parent))
+            held.append(.integer(Int64(position)))
+            held.append(contentsOf: row)
+        }
+        if parents.count == context.limits.sqliteRows {
+            context.pending.remove(self)
+            try flushBuffered()
+        }
+    }
+
+    func flush() throws {
+        context.pending.remove(self)
+        try flushBuffered()
+    }
+
+    func flushBuffered() throws {
+        guard !parents.isEmpty else { return }
+        defer { discardBuffered() }
+        let count = context.limits.sqliteRows
+        if delete == nil { delete = try SQLiteStatement(connection: connection, sql: deleteSQL) }
+        if insert == nil { insert = try SQLiteStatement(connection: connection, sql: insertSQL) }
+        // The last list of each parent; the deleted parents padded with a repeat of the first.
+        var seen = Set<String>()
+        var kept = [Bool](repeating: false, count: parents.count)
+        for index in parents.indices.reversed() where seen.insert(parents[index]).inserted { kept[index] = true }
+        var distinct = parents.indices.filter { kept[$0] }.map { SQLValue.text(parents[$0]) }
+        distinct += Array(repeating: distinct[0], count: count - distinct.count)
+        try delete!.run(row: distinct)
+        var rows: [SQLValue] = []
+        rows.reserveCapacity(held.count)
+        for index in parents.indices where kept[index] {
+            let end = index + 1 < starts.count ? starts[index + 1] : held.count
+            rows += held[starts[index]..<end]
+        }
+        let batch = width * count
+        var start = 0
+        while rows.count - start >= batch {
+            try insert!.run(row: Array(rows[start..<start + batch]))
+            start += batch
+        }
+        while start < rows.count {
+            try singleInsert.run(row: Array(rows[start..<start + width]))
+            start += width
+        }
+    }
+
+    func discardBuffered() {
+        parents.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
         held.removeAll(keepingCapacity: true)
     }
 }

@@ -102,6 +102,50 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(results[2], results[0])
     }
 
+    /// Lists of child rows replaced in batches of `sqliteRows` parents end exactly as replaced one
+    /// by one: a parent replaced twice within a batch or across batches keeps its last list (an
+    /// empty one leaves none), its earlier rows from before the transaction are gone, a read in the
+    /// transaction sees the lists held back, and a rollback drops them.
+    func testChildListsReplacedInBatchesEndAsOneByOne() throws {
+        var results: [[[SQLValue]]] = []
+        for perStatement in [1, 3, 32] {
+            let database = try Database(path: path("children-\(perStatement).sqlite"))
+            database.bulkWriteLimits.sqliteRows = perStatement
+            try database.execute(
+                "CREATE TABLE c (p TEXT NOT NULL, position INTEGER NOT NULL, x TEXT, y REAL, PRIMARY KEY (p, position))"
+            )
+            try database.run(
+                "INSERT INTO c VALUES ('p1', 0, 'before', 0), ('p1', 7, 'before', 0), ('zz', 0, 'kept', 1)")
+            let children = try ChildRows(database: database, table: "c", parentColumn: "p", columns: ["x", "y"])
+            try database.transaction {
+                for index in 0..<500 {
+                    let list: [[SQLValue]] = (0..<(index * 13 % 6)).map {
+                        [.text("x\(index)-\($0)"), .real(Double($0))]
+                    }
+                    try children.replace(parent: "p\(index * 11 % 97)", rows: list)
+                    if index == 250 {
+                        let parent = "p\(index * 11 % 97)"
+                        XCTAssertEqual(
+                            try database.scalarInt("SELECT COUNT(*) FROM c WHERE p = ?", [.text(parent)]),
+                            Int64(index * 13 % 6), "a read sees the last list")
+                    }
+                }
+            }
+            XCTAssertThrowsError(
+                try database.transaction {
+                    try children.replace(parent: "zz", rows: [])
+                    try children.replace(parent: "new", rows: [[.text("dropped"), .null]])
+                    throw StoreError("rolled back")
+                })
+            results.append(try database.rows("SELECT p, position, x, y FROM c ORDER BY p, position"))
+        }
+        XCTAssertTrue(results[0].contains([.text("zz"), 0, .text("kept"), .real(1)]))
+        XCTAssertFalse(results[0].contains { $0[2] == .text("before") })
+        XCTAssertGreaterThan(results[0].count, 100)
+        XCTAssertEqual(results[1], results[0])
+        XCTAssertEqual(results[2], results[0])
+    }
+
     func testTransactionRollsBackOnThrow() throws {
         struct Boom: Error {}
         let database = try Database(path: path())
