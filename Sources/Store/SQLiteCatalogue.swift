@@ -16,22 +16,20 @@ extension SQLiteConnection {
     }
 
     func secondaryIndexes(of table: String) throws -> [(name: String, sql: String)] {
-        try rows(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL "
-                + "ORDER BY name",
-            [.text(table)]
-        ).compactMap { row in
-            guard let name = row[0].string, let sql = row[1].string else { return nil }
-            return (name, sql)
-        }
+        try schemaObjects("index", of: table)
     }
 
     /// Every trigger of the table: on SQLite they run once per row.
     func bulkLiftableTriggers(of table: String) throws -> [(name: String, sql: String)] {
+        try schemaObjects("trigger", of: table)
+    }
+
+    /// The indexes or triggers of a table written in its schema (not those SQLite makes itself for
+    /// a key), as (name, the SQL that creates it again), by name.
+    private func schemaObjects(_ type: String, of table: String) throws -> [(name: String, sql: String)] {
         try rows(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? AND sql IS NOT NULL "
-                + "ORDER BY name",
-            [.text(table)]
+            "SELECT name, sql FROM sqlite_master WHERE type = ? AND tbl_name = ? AND sql IS NOT NULL ORDER BY name",
+            [.text(type), .text(table)]
         ).compactMap { row in
             guard let name = row[0].string, let sql = row[1].string else { return nil }
             return (name, sql)
