@@ -72,8 +72,8 @@ public final class Importer {
             return FileOutcome(
                 file: entry.displayName, kind: kind, status: .failed(reason: "no importer for \(kind.name)"))
         }
-        let digest: (hex: String, size: Int64)
-        do { digest = try FileDigest.sha256(path: entry.path) } catch {
+        let digest: BackgroundDigest
+        do { digest = try BackgroundDigest(path: entry.path, hashing: !options.checkOnly) } catch {
             return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: "\(error)"))
         }
         if digest.size == 0 && options.refuseEmptyFiles {
@@ -85,19 +85,12 @@ public final class Importer {
                         + "nothing of this file was stored"
                 ))
         }
-        if !options.force && !options.checkOnly {
+        // A small file is looked up before its import; a big one while it is imported (the digest
+        // is then ready long before the end: the import of a file already imported stops there).
+        if !options.force && !options.checkOnly && digest.size < options.bulkIndexBytes {
             do {
-                if let previous = try database.rows(
-                    "SELECT file, finished_at FROM import_log WHERE sha256 = ? ORDER BY id DESC LIMIT 1",
-                    [.text(digest.hex)]
-                ).first {
-                    return FileOutcome(
-                        file: entry.displayName, kind: kind,
-                        status: .skipped(
-                            reason:
-                                "same content (SHA-256) as \(previous[0].string ?? "?") imported "
-                                + "\(previous[1].string ?? "?"); use --force to import it again"
-                        ))
+                if let skipped = try alreadyImported(entry, kind: kind, digest: try digest.wait().get()) {
+                    return skipped
                 }
             } catch {
                 return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: describe(error)))
@@ -130,6 +123,8 @@ public final class Importer {
                 jsonLines = true
             } catch let failure as FileFailure {
                 return failure.outcome
+            } catch let skipped as AlreadyImported {
+                return skipped.outcome
             } catch let error as JSONReadError {
                 // The outcome already names the file.
                 return FileOutcome(
@@ -152,6 +147,27 @@ public final class Importer {
         return JSONRecordReader.startsWithObjectLines(source: file)
     }
 
+    /// The outcome of a file whose content (SHA-256) an earlier import stored, or nil.
+    private func alreadyImported(_ entry: ImportFiles.Entry, kind: ExportKind, digest: String) throws -> FileOutcome? {
+        guard
+            let previous = try database.rows(
+                "SELECT file, finished_at FROM import_log WHERE sha256 = ? ORDER BY id DESC LIMIT 1", [.text(digest)]
+            ).first
+        else { return nil }
+        return FileOutcome(
+            file: entry.displayName, kind: kind,
+            status: .skipped(
+                reason:
+                    "same content (SHA-256) as \(previous[0].string ?? "?") imported "
+                    + "\(previous[1].string ?? "?"); use --force to import it again"
+            ))
+    }
+
+    /// Ends a big file's import, rolled back, once its digest shows it was imported before.
+    struct AlreadyImported: Error {
+        let outcome: FileOutcome
+    }
+
     /// Ends a file's import with nothing stored, carrying what to report.
     struct FileFailure: Error {
         let outcome: FileOutcome
@@ -161,7 +177,7 @@ public final class Importer {
 
     private func importOnce(
         _ entry: ImportFiles.Entry, kind: ExportKind, module: ImportModule,
-        digest: (hex: String, size: Int64), jsonLines: Bool
+        digest: BackgroundDigest, jsonLines: Bool
     ) throws -> FileOutcome {
         let compressed = entry.fileName.lowercased().hasSuffix(".gz")
         let file = try FileByteSource(path: entry.path)
@@ -178,7 +194,7 @@ public final class Importer {
                     "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, "
                         + "finished_at, forced) VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, ?)",
                     [
-                        .text(entry.displayName), .text(kind.name), .integer(digest.size), .text(digest.hex),
+                        .text(entry.displayName), .text(kind.name), .integer(digest.size), .text(""),
                         .text(started), .text(started), .integer(options.force ? 1 : 0),
                     ])
                 let bulk = digest.size >= options.bulkIndexBytes
@@ -189,6 +205,13 @@ public final class Importer {
                         + "(?, ?, ?, ?, ?, ?, ?)"
                 )
                 var lastProgress = DispatchTime.now().uptimeNanoseconds
+                var looked = options.force || digest.size < options.bulkIndexBytes
+                func lookUp(_ result: Result<String, FileDigest.Failure>) throws {
+                    looked = true
+                    if let skipped = try alreadyImported(entry, kind: kind, digest: try result.get()) {
+                        throw AlreadyImported(outcome: skipped)
+                    }
+                }
                 while let record = try reader.next() {
                     outcome.records += 1
                     let rejection: Rejection?
@@ -222,7 +245,10 @@ public final class Importer {
                     reportProgress(
                         entry, records: outcome.records, bytes: compressed ? nil : (reader.bytesConsumed, digest.size),
                         last: &lastProgress)
+                    if !looked, outcome.records & 1023 == 0, let result = digest.ready { try lookUp(result) }
                 }
+                let sha256 = try digest.wait().get()
+                if !looked { try lookUp(.success(sha256)) }
                 // The rows a writer still buffers (PostgreSQL's COPY staging) go in before the
                 // indexes are built again, so that each index is built once, in bulk (and before
                 // the lifted triggers are back, which had nothing to do for these rows).
@@ -236,12 +262,12 @@ public final class Importer {
                 }
                 try database.run(
                     "UPDATE import_log SET records = ?, accepted = ?, rejected = ?, finished_at = ?, layout = ?, "
-                        + "records_member = ? WHERE id = ?",
+                        + "records_member = ?, sha256 = ? WHERE id = ?",
                     [
                         .integer(Int64(outcome.records)), .integer(Int64(outcome.accepted)),
                         .integer(Int64(outcome.rejected)), .text(Importer.now()),
                         outcome.layout.map { .text($0.name) } ?? .text("empty"),
-                        outcome.layout?.recordsMember.map(SQLValue.text) ?? .null, .integer(importId),
+                        outcome.layout?.recordsMember.map(SQLValue.text) ?? .null, .text(sha256), .integer(importId),
                     ])
             }
         } catch let syntax as JSONSyntaxError {

@@ -97,6 +97,36 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try count("import_log"), 3)
     }
 
+    /// A big file is hashed on its own thread while it is imported: the log keeps its SHA-256, and
+    /// a second import of the same content, found once the digest is known, is rolled back and
+    /// reported as skipped with the database as it was; `--force` imports it again.
+    func testABigFileImportedTwiceIsSkippedOnceItsDigestIsKnown() throws {
+        let records = (0..<3_000).map { index in
+            #"{"id": "t\#(index)", "userId": "u\#(index % 7)", "date": "2026-11-28", "libelle": "L", "#
+                + #""state": "a_faire"}"#
+        }
+        let file = try write("tasks.json", "[" + records.joined(separator: ",\n") + "]")
+        let database = try Database(path: databasePath)
+        var options = Importer.Options()
+        options.bulkIndexBytes = 0
+        let importer = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
+        let entry = ImportFiles.Entry(path: file, displayName: file)
+        XCTAssertEqual(importer.importFile(entry).status, .imported)
+        XCTAssertEqual(
+            try database.rows("SELECT sha256 FROM import_log"), [[.text(try FileDigest.sha256(path: file).hex)]])
+        let before = try snapshot()
+        let again = importer.importFile(entry)
+        guard case .skipped(let reason) = again.status else { return XCTFail("\(again.status)") }
+        XCTAssertTrue(reason.hasPrefix("same content (SHA-256) as \(file) imported "), reason)
+        XCTAssertEqual(again.records, 0)
+        XCTAssertEqual(try snapshot(), before)
+        options.force = true
+        let forced = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
+        XCTAssertEqual(forced.importFile(entry).status, .imported)
+        XCTAssertEqual(try count("tasks"), 3_000)
+        XCTAssertEqual(try count("import_log"), 2)
+    }
+
     func testARejectedRecordIsReportedKeptAndTheOthersStored() throws {
         let file = try write(
             "tasks.json",
