@@ -24,8 +24,11 @@ public enum FileDigest {
         return descriptor
     }
 
-    /// Reads an open file to its end: its SHA-256 as lower-case hex, and its size.
-    static func hash(_ descriptor: Int32, path: String) throws -> (hex: String, size: Int64) {
+    /// Reads an open file to its end: its SHA-256 as lower-case hex, and its size. `stop` is asked
+    /// before each read of 1 MiB; when it answers true the hashing ends with a failure.
+    static func hash(
+        _ descriptor: Int32, path: String, stop: () -> Bool = { false }
+    ) throws -> (hex: String, size: Int64) {
         guard let context = EVP_MD_CTX_new() else { throw Failure(description: "\(path): cannot start SHA-256") }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
@@ -36,6 +39,7 @@ public enum FileDigest {
         defer { buffer.deallocate() }
         var size: Int64 = 0
         while true {
+            if stop() { throw Failure(description: "\(path): SHA-256 stopped") }
             let count = read(descriptor, buffer, chunk)
             if count < 0 {
                 if errno == EINTR { continue }
@@ -71,6 +75,7 @@ final class BackgroundDigest: @unchecked Sendable {
     let size: Int64
     private let condition = NSCondition()
     private var outcome: Result<String, FileDigest.Failure>?
+    private var cancelled = false
 
     /// `hashing` false: only the size (`report check` stores nothing, so needs no digest).
     init(path: String, hashing: Bool = true) throws {
@@ -88,7 +93,8 @@ final class BackgroundDigest: @unchecked Sendable {
         }
         let thread = Thread { [self] in
             let result: Result<String, FileDigest.Failure>
-            do { result = .success(try FileDigest.hash(descriptor, path: path).hex) } catch {
+            do { result = .success(try FileDigest.hash(descriptor, path: path, stop: { self.isCancelled }).hex) } catch
+            {
                 result = .failure(error as? FileDigest.Failure ?? FileDigest.Failure(description: "\(path): \(error)"))
             }
             close(descriptor)
@@ -99,6 +105,19 @@ final class BackgroundDigest: @unchecked Sendable {
         }
         thread.name = "report-sha256"
         thread.start()
+    }
+
+    /// Asks the hashing thread to stop at its next read (the digest is not needed any more).
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.unlock()
+    }
+
+    private var isCancelled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled
     }
 
     /// The digest once it is known, without waiting.

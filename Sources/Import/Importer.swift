@@ -76,6 +76,7 @@ public final class Importer {
         do { digest = try BackgroundDigest(path: entry.path, hashing: !options.checkOnly) } catch {
             return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: "\(error)"))
         }
+        defer { digest.cancel() }  // a file that ends early (failed, skipped) needs no more hashing
         if digest.size == 0 && options.refuseEmptyFiles {
             return FileOutcome(
                 file: entry.displayName, kind: kind,
@@ -205,7 +206,7 @@ public final class Importer {
                         + "(?, ?, ?, ?, ?, ?, ?)"
                 )
                 var lastProgress = DispatchTime.now().uptimeNanoseconds
-                var looked = options.force || digest.size < options.bulkIndexBytes
+                var looked = options.force || !bulk
                 func lookUp(_ result: Result<String, FileDigest.Failure>) throws {
                     looked = true
                     if let skipped = try alreadyImported(entry, kind: kind, digest: try result.get()) {
