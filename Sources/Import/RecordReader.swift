@@ -17,7 +17,8 @@ public struct RecordReader: Sendable {
         self.object = object
         self.path = path
         if let repeated = object.duplicateKey {
-            throw FieldError(field: path + repeated, value: "", rule: "repeated field")
+            // The empty name, which JSON allows, shown as written: `field "": repeated field`.
+            throw FieldError(field: path + (repeated.isEmpty ? "\"\"" : repeated), value: "", rule: "repeated field")
         }
     }
 

@@ -146,6 +146,13 @@ final class FlowsImportTests: XCTestCase {
         step.members.append(JSONObject.Member(key: "terminee", value: false))
         try store.assertRejected(
             .flows, record(Self.flow, ["etape": [.object(step)]]), "field etape[0].terminee: repeated field")
+        // The empty name twice (found by the records fuzzer): named as written, not as nothing.
+        object.members.removeLast()
+        object.members += [JSONObject.Member(key: "", value: 1), JSONObject.Member(key: "", value: 2)]
+        try store.assertRejected(.flows, .object(object), #"field "": repeated field"#)
+        step.members = [JSONObject.Member(key: "", value: 1), JSONObject.Member(key: "", value: 2)]
+        try store.assertRejected(
+            .flows, record(Self.flow, ["etape": [.object(step)]]), #"field etape[0]."": repeated field"#)
     }
 
     func testAccentedAndCanonicallyEquivalentStatesMapToCanonicalValues() throws {
