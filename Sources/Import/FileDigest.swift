@@ -93,8 +93,10 @@ final class BackgroundDigest: @unchecked Sendable {
         }
         let thread = Thread { [self] in
             let result: Result<String, FileDigest.Failure>
-            do { result = .success(try FileDigest.hash(descriptor, path: path, stop: { self.isCancelled }).hex) } catch
-            {
+            do {
+                let digest = try FileDigest.hash(descriptor, path: path, stop: { self.isCancelled })
+                result = .success(digest.hex)
+            } catch {
                 result = .failure(error as? FileDigest.Failure ?? FileDigest.Failure(description: "\(path): \(error)"))
             }
             close(descriptor)
