@@ -3,9 +3,9 @@
 /// stores the rows.
 ///
 /// - SQLite, inside a transaction: the prepared `INSERT … ON CONFLICT DO UPDATE` writes
-///   `BulkWriteLimits.sqliteRows` rows a run (`SQLiteRowWriters.swift`), the rows held back until
-///   then being written before anything could read them, as below; the delete + insert of a
-///   child list runs as it is written. Outside a transaction every row is written at once.
+///   `BulkWriteLimits.sqliteRows` rows a run, and child lists are replaced that many parents at a
+///   time (`SQLiteRowWriters.swift`), the rows held back until then being written before anything
+///   could read them, as below. Outside a transaction every row is written at once.
 /// - PostgreSQL, inside a transaction: rows are COPY-escaped into a byte buffer and sent with
 ///   `COPY … FROM STDIN` into a TEMP staging table, then merged into the table (delete the staged
 ///   keys, insert the last staged row of each key), every `BulkWriteLimits.rows` rows and before
@@ -199,26 +199,18 @@ final class StatementUpsertWriter: StoreRowWriter {
 
 final class StatementChildRowsWriter: StoreChildRowsWriter {
     private let delete: any StoreStatement
-    private let insert: any StoreStatement
+    /// One stored row: the parent, its position in the list, then the columns.
+    let insert: any StoreStatement
 
     init(connection: any StoreConnection, table: String, parentColumn: String, columns: [String]) throws {
         delete = try connection.prepare("DELETE FROM \(table) WHERE \(parentColumn) = ?")
-        let all = [parentColumn, "position"] + columns
-        insert = try connection.prepare(
-            "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES ("
-                + Array(repeating: "?", count: all.count).joined(separator: ", ") + ")")
+        insert = try connection.prepare(Upsert.insert(table: table, columns: [parentColumn, "position"] + columns))
     }
 
     func replace(parent: String, rows: [[SQLValue]]) throws {
-        delete.reset()
-        try delete.bind(.text(parent), at: 1)
-        while try delete.step() {}
+        try delete.run(row: [.text(parent)])
         for (position, row) in rows.enumerated() {
-            insert.reset()
-            try insert.bind(.text(parent), at: 1)
-            try insert.bind(.integer(Int64(position)), at: 2)
-            for (offset, value) in row.enumerated() { try insert.bind(value, at: Int32(offset + 3)) }
-            while try insert.step() {}
+            try insert.run(row: [.text(parent), .integer(Int64(position))] + row)
         }
     }
 

@@ -42,7 +42,6 @@ final class SQLiteBatchUpsertWriter: StoreRowWriter, BufferingWriter {
     private let batchSQL: String
     /// The values of the rows held back, row after row.
     private var held: [SQLValue] = []
-    private var rows = 0
 
     var tables: [String] { [table] }
 
@@ -60,13 +59,12 @@ final class SQLiteBatchUpsertWriter: StoreRowWriter, BufferingWriter {
             throw StoreError("\(row.count) values for the \(columns) columns of \(table)")
         }
         guard connection.isInTransaction, context.limits.sqliteRows > 1 else { return try single.run(row: row) }
-        if rows == 0 {
+        if held.isEmpty {
             held.reserveCapacity(columns * context.limits.sqliteRows)
             context.pending.add(self)
         }
         held.append(contentsOf: row)
-        rows += 1
-        if rows == context.limits.sqliteRows {
+        if held.count == columns * context.limits.sqliteRows {
             if batch == nil { batch = try SQLiteStatement(connection: connection, sql: batchSQL) }
             defer { discardBuffered() }
             context.pending.remove(self)
@@ -80,17 +78,14 @@ final class SQLiteBatchUpsertWriter: StoreRowWriter, BufferingWriter {
     }
 
     func flushBuffered() throws {
-        guard rows > 0 else { return }
+        guard !held.isEmpty else { return }
         defer { discardBuffered() }
         for start in stride(from: 0, to: held.count, by: columns) {
             try single.run(row: Array(held[start..<start + columns]))
         }
     }
 
-    func discardBuffered() {
-        rows = 0
-        held.removeAll(keepingCapacity: true)
-    }
+    func discardBuffered() { held.removeAll(keepingCapacity: true) }
 }
 
 /// Child rows on SQLite, inside a transaction: the lists of `sqliteRows` parents are held, then
@@ -103,13 +98,14 @@ final class SQLiteBatchChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
     private let table: String
     /// Values of a stored row: the parent, its position in the list, then the columns.
     private let width: Int
+    /// Writes outside a transaction; its one-row insert also takes the rows left after the last
+    /// full many-row insert of a flush.
     private let direct: StatementChildRowsWriter
     private let deleteSQL: String
     private let insertSQL: String
     /// Prepared at the first flush.
     private var delete: SQLiteStatement?
     private var insert: SQLiteStatement?
-    private let singleInsert: SQLiteStatement
     /// The parents held, in order (a parent may repeat), and where each one's rows start in `held`.
     private var parents: [String] = []
     private var starts: [Int] = []
@@ -128,14 +124,8 @@ final class SQLiteBatchChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
         direct = try StatementChildRowsWriter(
             connection: connection, table: table, parentColumn: parentColumn, columns: columns)
         let count = context.limits.sqliteRows
-        deleteSQL =
-            "DELETE FROM \(table) WHERE \(parentColumn) IN ("
-            + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
-        let all = [parentColumn, "position"] + columns
-        let row = "(" + Array(repeating: "?", count: all.count).joined(separator: ", ") + ")"
-        let head = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES "
-        insertSQL = head + Array(repeating: row, count: count).joined(separator: ", ")
-        singleInsert = try SQLiteStatement(connection: connection, sql: head + row)
+        deleteSQL = "DELETE FROM \(table) WHERE \(parentColumn) IN \(Upsert.parameters(count))"
+        insertSQL = Upsert.insert(table: table, columns: [parentColumn, "position"] + columns, rows: count)
     }
 
     func replace(parent: String, rows: [[SQLValue]]) throws {
@@ -190,7 +180,7 @@ final class SQLiteBatchChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
             start += batch
         }
         while start < rows.count {
-            try singleInsert.run(row: Array(rows[start..<start + width]))
+            try direct.insert.run(row: Array(rows[start..<start + width]))
             start += width
         }
     }

@@ -8,11 +8,20 @@ import Time
 public enum Upsert {
     /// `rows`: how many rows the statement writes (`VALUES (…), (…), …`), in order.
     public static func sql(table: String, columns: [String], key: [String] = ["id"], rows: Int = 1) -> String {
-        let placeholders = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        let values = Array(repeating: placeholders, count: max(1, rows)).joined(separator: ", ")
         let updates = columns.filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(values) "
-            + "ON CONFLICT(\(key.joined(separator: ", "))) DO UPDATE SET \(updates)"
+        return insert(table: table, columns: columns, rows: rows)
+            + " ON CONFLICT(\(key.joined(separator: ", "))) DO UPDATE SET \(updates)"
+    }
+
+    /// `INSERT INTO table (columns) VALUES (?, …), (?, …), …`: `rows` rows, in order.
+    static func insert(table: String, columns: [String], rows: Int = 1) -> String {
+        let values = Array(repeating: parameters(columns.count), count: max(1, rows)).joined(separator: ", ")
+        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(values)"
+    }
+
+    /// `(?, ?, …)`: a list of `count` parameters.
+    static func parameters(_ count: Int) -> String {
+        "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
     }
 }
 
