@@ -97,6 +97,16 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try count("import_log"), 3)
     }
 
+    /// An importer on the test database that loads every file as a big one (`bulkIndexBytes` 0):
+    /// indexes rebuilt, cache triggers lifted, the digest looked up during the import.
+    private func bulkImporter(force: Bool = false) throws -> (database: Database, importer: Importer) {
+        let database = try Database(path: databasePath)
+        var options = Importer.Options()
+        options.bulkIndexBytes = 0
+        options.force = force
+        return (database, try Importer(database: database, modules: registeredModules.map(\.imports), options: options))
+    }
+
     /// A big file is hashed on its own thread while it is imported: the log keeps its SHA-256, and
     /// a second import of the same content, found once the digest is known, is rolled back and
     /// reported as skipped with the database as it was; `--force` imports it again.
@@ -106,10 +116,7 @@ final class ImportCommandTests: CLITestCase {
                 + #""state": "a_faire"}"#
         }
         let file = try write("tasks.json", "[" + records.joined(separator: ",\n") + "]")
-        let database = try Database(path: databasePath)
-        var options = Importer.Options()
-        options.bulkIndexBytes = 0
-        let importer = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
+        let (database, importer) = try bulkImporter()
         let entry = ImportFiles.Entry(path: file, displayName: file)
         XCTAssertEqual(importer.importFile(entry).status, .imported)
         XCTAssertEqual(
@@ -120,9 +127,7 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertTrue(reason.hasPrefix("same content (SHA-256) as \(file) imported "), reason)
         XCTAssertEqual(again.records, 0)
         XCTAssertEqual(try snapshot(), before)
-        options.force = true
-        let forced = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
-        XCTAssertEqual(forced.importFile(entry).status, .imported)
+        XCTAssertEqual(try bulkImporter(force: true).importer.importFile(entry).status, .imported)
         XCTAssertEqual(try count("tasks"), 3_000)
         XCTAssertEqual(try count("import_log"), 2)
     }
@@ -232,10 +237,7 @@ final class ImportCommandTests: CLITestCase {
     /// Big files load without their table's secondary indexes and build them again before the
     /// commit; a failed file gets them back through the rollback.
     func testBulkLoadRebuildsIndexesAndARollbackRestoresThem() throws {
-        let database = try Database(path: databasePath)
-        var options = Importer.Options()
-        options.bulkIndexBytes = 0
-        let importer = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
+        let (database, importer) = try bulkImporter()
         func indexes() throws -> [String] { try database.secondaryIndexes(of: "tasks").map { $0.name + ": " + $0.sql } }
         let before = try indexes()
         XCTAssertEqual(
@@ -259,10 +261,7 @@ final class ImportCommandTests: CLITestCase {
     /// rollback of a failed file; once the cache holds a state, a bulk load keeps them and they
     /// invalidate it. (PostgreSQL's triggers run per statement and are never lifted.)
     func testABulkLoadLiftsTheCacheTriggersOnlyWhileTheCacheIsEmpty() throws {
-        let database = try Database(path: databasePath)
-        var options = Importer.Options()
-        options.bulkIndexBytes = 0
-        let importer = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
+        let (database, importer) = try bulkImporter()
         func triggers() throws -> [String] {
             try database.bulkLiftableTriggers(of: "tasks").map { $0.name + ": " + $0.sql }
         }
@@ -299,10 +298,7 @@ final class ImportCommandTests: CLITestCase {
     /// secondary indexes for the load and get them back before the commit (or by the rollback of a
     /// failed file), and the records are found through the rebuilt index.
     func testABulkAssignmentsFileRebuildsTheLoanRecordsIndexToo() throws {
-        let database = try Database(path: databasePath)
-        var options = Importer.Options()
-        options.bulkIndexBytes = 0
-        let importer = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
+        let (database, importer) = try bulkImporter()
         func indexes() throws -> [String] {
             try ["assignments", "loan_records"].flatMap { table in
                 try database.secondaryIndexes(of: table).map { "\(table) \($0.name): \($0.sql)" }
