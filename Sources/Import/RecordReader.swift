@@ -11,12 +11,15 @@ public struct RecordReader: Sendable {
     public let object: JSONObject
     /// The path of this object inside the record (`check_out_record.`, `services[1].`), for messages.
     public let path: String
+    /// Where each field name is found first: one comparison a lookup, where a scan made several.
+    private let index: JSONMemberIndex
 
     /// Wraps a record, rejecting one that repeats a field name.
     public init(_ object: JSONObject, path: String = "") throws(FieldError) {
         self.object = object
         self.path = path
-        if let repeated = object.duplicateKey {
+        index = JSONMemberIndex(object.members)
+        if let repeated = object.duplicateKey(index: index) {
             // The empty name, which JSON allows, shown as written: `field "": repeated field`.
             throw FieldError(field: path + (repeated.isEmpty ? "\"\"" : repeated), value: "", rule: "repeated field")
         }
@@ -58,13 +61,13 @@ public struct RecordReader: Sendable {
 
     /// The member's value, with `null` read as absent.
     public func value(_ key: String) -> JSONValue? {
-        guard let value = object[key] else { return nil }
+        guard let value = index.value(of: key, in: object) else { return nil }
         if case .null = value { return nil }
         return value
     }
 
     public func required(_ key: String) throws(FieldError) -> JSONValue {
-        guard let value = object[key] else { throw fail(key, "", "missing (required)") }
+        guard let value = index.value(of: key, in: object) else { throw fail(key, "", "missing (required)") }
         if case .null = value { throw fail(key, "null", "missing (required)") }
         return value
     }

@@ -47,7 +47,7 @@ extension JSONScanner {
                 if isObject {
                     members = []
                     members.reserveCapacity(12)
-                    key = try parseKey()
+                    key = try parseKey(position: depth == 1 ? 0 : -1)
                 } else {
                     items = []
                     items.reserveCapacity(4)
@@ -72,7 +72,7 @@ extension JSONScanner {
                 guard let delimiter = try significantByte() else { throw try endOfInput() }
                 if delimiter == UInt8(ascii: ",") {
                     position += 1
-                    if inObject { key = try parseKey() }
+                    if inObject { key = try parseKey(position: depth == 1 ? members.count : -1) }
                     continue nextValue
                 }
                 guard delimiter == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
@@ -94,11 +94,21 @@ extension JSONScanner {
         }
     }
 
-    /// A member name and its colon.
-    mutating func parseKey() throws -> String {
+    /// A member name and its colon. `position` is the member's place in a record (its top-level
+    /// object), whose name is likely the one the record before had there; -1 elsewhere.
+    mutating func parseKey(position memberPosition: Int = -1) throws -> String {
         guard let quote = try significantByte() else { throw try endOfInput() }
         guard quote == 0x22 else { throw try unexpectedCharacter() }
-        let key = try parseString()
+        let key: String
+        if memberPosition >= 0,
+            let (name, count) = names.match(memberPosition, at: bytes + position + 1, available: limit - position - 1)
+        {
+            position += count + 2
+            key = name
+        } else {
+            key = try parseString()
+            if memberPosition >= 0 { names.remember(memberPosition, key) }
+        }
         guard let colon = try significantByte() else { throw try endOfInput() }
         guard colon == UInt8(ascii: ":") else { throw try unexpectedCharacter() }
         position += 1

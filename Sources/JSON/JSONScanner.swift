@@ -37,6 +37,8 @@ struct JSONScanner {
 
     /// Short strings already made, handed out again.
     var smallStrings = JSONSmallStringCache()
+    /// The last record's member names by position, checked first when a record's name is read.
+    var names = JSONNamePredictor()
     /// Pieces of a string or number that straddles refills; its capacity is kept between tokens.
     var scratch: [UInt8] = []
     /// Containers enclosing the one being filled by `parseValue` (whether each is an object, and

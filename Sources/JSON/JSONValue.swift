@@ -39,6 +39,22 @@ public enum JSONValue: Sendable, Equatable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `JSONValue.array(strings.map(JSONValue.string)).jsonText`, without making the array of
+    /// values first (a task's `contexte`, on the import's reader thread).
+    public static func jsonText(ofStrings strings: [String]) -> String {
+        var bytes: [UInt8] = []
+        var capacity = 2
+        for string in strings { capacity += string.utf8.count + 3 }
+        bytes.reserveCapacity(capacity)
+        bytes.append(UInt8(ascii: "["))
+        for (index, string) in strings.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            writeQuoted(string, into: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     private static func write(_ value: JSONValue, into bytes: inout [UInt8]) {
         switch value {
         case .null: bytes.append(contentsOf: "null".utf8)
@@ -68,6 +84,17 @@ public enum JSONValue: Sendable, Equatable {
     /// `string` as a JSON string literal, escaped as `quoted` escapes it.
     private static func writeQuoted(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escape: their bytes go in at once.
+        var string = string
+        let plain = string.withUTF8 { utf8 in
+            for byte in utf8 where byte < 0x20 || byte == 0x7F || byte == 0x22 || byte == 0x5C { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if plain {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -171,8 +198,12 @@ public struct JSONObject: Sendable, Equatable {
     }
 
     /// The first name that appears twice, byte for byte, if any.
-    public var duplicateKey: String? {
-        if members.count < 2 { return nil }
+    public var duplicateKey: String? { duplicateKey(index: JSONMemberIndex(members)) }
+
+    /// The same, with the object's member index already made: a record whose names all have
+    /// different lengths (a task's eight do) needs no comparison of names at all.
+    public func duplicateKey(index: JSONMemberIndex) -> String? {
+        if members.count < 2 || index.lengthsDiffer { return nil }
         if members.count <= 16 {
             for i in 1..<members.count {
                 for j in 0..<i where JSONObject.sameName(members[j].key, members[i].key) { return members[i].key }
@@ -194,7 +225,23 @@ public struct JSONObject: Sendable, Equatable {
     public static func sameName(_ first: String, _ second: String) -> Bool {
         let count = first.utf8.count
         guard count == second.utf8.count else { return false }
-        if count == 0 { return true }
+        if count == 0 || sameRepresentation(first, second) { return true }
+        return sameBytes(first, second, count: count)
+    }
+
+    /// Whether the two values are one and the same string: the same inline bytes of a small
+    /// string (a name of up to 15 bytes that the reader made and the literal a kind looks up are
+    /// both small), or the same storage. Equal representations hold equal bytes; unequal ones say
+    /// nothing, and `sameBytes` decides.
+    @inline(__always)
+    static func sameRepresentation(_ first: String, _ second: String) -> Bool {
+        let one = unsafeBitCast(first, to: (UInt64, UInt64).self)
+        let two = unsafeBitCast(second, to: (UInt64, UInt64).self)
+        return one == two
+    }
+
+    @inline(never)
+    static func sameBytes(_ first: String, _ second: String, count: Int) -> Bool {
         var first = first, second = second
         return first.withUTF8 { one in
             second.withUTF8 { two in memcmp(one.baseAddress!, two.baseAddress!, count) == 0 }
