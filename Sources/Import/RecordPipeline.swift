@@ -5,17 +5,21 @@ import JSON
 /// one, so that parsing, validation and SQLite overlap on two cores.
 ///
 /// The reader thread fills batches of records into a small bounded queue (a few hundred records
-/// each, a handful of batches at most), so memory stays flat whatever the file size. A reading
+/// each, a handful of batches at most), so memory stays flat whatever the file size. Where the
+/// records are validated is the caller's choice: on the reader thread for an import (the database
+/// thread is the one that bounds it), or on the thread that calls `next()` for `report check`,
+/// which stores nothing: parsing and validation then share the two cores. Either way it is the
+/// same validation, by `check(_:)`. A reading
 /// error ends the queue and is rethrown, in order, by `next()`. Closing the pipeline early (a
 /// `--strict` failure, a SQLite error) stops the reader thread.
 final class RecordPipeline: @unchecked Sendable {
     private let condition = NSCondition()
-    private var batches: [[Item]] = []
+    private var batches: [[Slot]] = []
     /// Batches the database thread is done with, handed back so that the reader thread frees
     /// their records (the strings and boxes it allocated): frees off the thread that bounds the
     /// import, and into the allocator's arena of the thread that made them.
-    private var spent: [[Item]] = []
-    private var current: [Item] = []
+    private var spent: [[Slot]] = []
+    private var current: [Slot] = []
     private var currentIndex = 0
     private var finished = false
     private var failure: (any Error)?
@@ -33,16 +37,25 @@ final class RecordPipeline: @unchecked Sendable {
         let result: Result<ValidatedRecord, Rejection>
     }
 
-    private let validate: @Sendable (JSONValue) throws(FieldError) -> ValidatedRecord
+    /// A record as queued: validated by the reader thread, or as read, for `next()` to validate.
+    private enum Slot: Sendable {
+        case checked(Item)
+        case read(JSONRecord)
+    }
 
-    /// Starts reading at once on a new thread.
+    private let validate: @Sendable (JSONValue) throws(FieldError) -> ValidatedRecord
+    private let validatesOnReader: Bool
+
+    /// Starts reading at once on a new thread. `validatesOnReader` false leaves validation to the
+    /// thread that calls `next()`.
     init(
         reader: JSONRecordReader, validate: @escaping @Sendable (JSONValue) throws(FieldError) -> ValidatedRecord,
-        batchSize: Int = 256, maximumBatches: Int = 8
+        validatesOnReader: Bool = true, batchSize: Int = 256, maximumBatches: Int = 8
     ) {
         self.batchSize = batchSize
         self.maximumBatches = maximumBatches
         self.validate = validate
+        self.validatesOnReader = validatesOnReader
         let box = ReaderBox(reader: reader)
         let thread = Thread { [self] in self.produce(box.reader) }
         thread.name = "report-json-reader"
@@ -75,7 +88,7 @@ final class RecordPipeline: @unchecked Sendable {
     func next() throws -> Item? {
         if currentIndex < current.count {
             defer { currentIndex += 1 }
-            return current[currentIndex]
+            return item(current[currentIndex])
         }
         condition.lock()
         while batches.isEmpty && !finished { condition.wait() }
@@ -90,7 +103,15 @@ final class RecordPipeline: @unchecked Sendable {
         currentIndex = 1
         condition.broadcast()
         condition.unlock()
-        return current[0]
+        return item(current[0])
+    }
+
+    @inline(__always)
+    private func item(_ slot: Slot) -> Item {
+        switch slot {
+        case .checked(let item): return item
+        case .read(let record): return check(record)
+        }
     }
 
     /// Stops the reader thread and waits for it, so that the file is closed when this returns.
@@ -105,13 +126,13 @@ final class RecordPipeline: @unchecked Sendable {
     }
 
     private func produce(_ reader: JSONRecordReader) {
-        var batch: [Item] = []
+        var batch: [Slot] = []
         batch.reserveCapacity(batchSize)
         var error: (any Error)?
         while true {
             do {
                 guard let record = try reader.next() else { break }
-                batch.append(check(record))
+                batch.append(validatesOnReader ? .checked(check(record)) : .read(record))
             } catch let thrown {
                 error = thrown
                 break
@@ -153,8 +174,8 @@ final class RecordPipeline: @unchecked Sendable {
     }
 
     /// Queues a batch, waiting while the queue is full; false when the pipeline was closed.
-    private func push(_ batch: [Item], consumed bytes: Int) -> Bool {
-        var done: [[Item]] = []
+    private func push(_ batch: [Slot], consumed bytes: Int) -> Bool {
+        var done: [[Slot]] = []
         defer { done.removeAll() }  // after the unlock below (defers run last to first)
         condition.lock(); defer { condition.unlock() }
         while batches.count >= maximumBatches && !cancelled { condition.wait() }

@@ -85,3 +85,43 @@ final class ImportCheckTests: XCTestCase {
         XCTAssertEqual(try store.count("import_log"), 0)
     }
 }
+
+/// `report check` validates on the thread that reads the queue, the import on the reader thread:
+/// over many batches, with rejections and a line that is not JSON spread through them, both give
+/// the same counts and the same messages in the same order.
+final class ImportCheckAcrossBatchesTests: XCTestCase {
+    func testCheckAndImportAgreeOverManyBatches() throws {
+        let store = try HabitsTestStore()
+        var lines: [String] = []
+        for number in 1...1500 {
+            let state = number % 97 == 0 ? "done" : "a_faire"
+            let date = number % 211 == 0 ? "2026-02-30" : "2026-11-28"
+            lines.append(
+                number == 700
+                    ? "{\"id\": \"t700\", "
+                    : #"{"id": "t\#(number)", "userId": "u1", "date": "\#(date)", "libelle": "L", "#
+                        + #""state": "\#(state)"}"#)
+        }
+        let path = store.directory.appendingPathComponent("tasks.jsonl").path
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let entry = try XCTUnwrap(ImportFiles.expand([path]).first)
+
+        func run(checkOnly: Bool) throws -> FileOutcome {
+            var options = Importer.Options()
+            options.checkOnly = checkOnly
+            options.messagesPerFile = 100
+            return try Importer(database: store.database, modules: [HabitsModule.module.imports], options: options)
+                .importFile(entry)
+        }
+        let checked = try run(checkOnly: true)
+        XCTAssertEqual(try store.count("tasks"), 0)
+        let imported = try run(checkOnly: false)
+        // 15 states (every 97th), 7 dates (every 211th) and the broken line 700.
+        XCTAssertEqual([checked.records, checked.accepted, checked.rejected], [1500, 1477, 23])
+        XCTAssertEqual([imported.records, imported.accepted, imported.rejected], [1500, 1477, 23])
+        XCTAssertEqual(checked.rejectMessages, imported.rejectMessages)
+        XCTAssertEqual(checked.rejectMessages.count, 23)
+        XCTAssertTrue(checked.rejectMessages[10].contains("line 700"), checked.rejectMessages[10])
+        XCTAssertEqual(try store.count("tasks"), 1477)
+    }
+}
