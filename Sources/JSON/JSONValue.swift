@@ -223,10 +223,10 @@ public struct JSONObject: Sendable, Equatable {
     /// `_stringCompareWithSmolCheck` at 5 % of the reader thread).
     @inline(__always)
     public static func sameName(_ first: String, _ second: String) -> Bool {
+        if sameRepresentation(first, second) { return true }
         let count = first.utf8.count
         guard count == second.utf8.count else { return false }
-        if count == 0 || sameRepresentation(first, second) { return true }
-        return sameBytes(first, second, count: count)
+        return count == 0 || sameBytes(first, second, count: count)
     }
 
     /// Whether the two values are one and the same string: the same inline bytes of a small
