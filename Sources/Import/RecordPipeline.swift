@@ -5,13 +5,14 @@ import JSON
 /// one, so that parsing, validation and SQLite overlap on two cores.
 ///
 /// The reader thread fills batches of records into a small bounded queue (a few hundred records
-/// each, a handful of batches at most), so memory stays flat whatever the file size. Where the
-/// records are validated is the caller's choice: on the reader thread for an import (the database
-/// thread is the one that bounds it), or on the thread that calls `next()` for `report check`,
-/// which stores nothing: parsing and validation then share the two cores. Either way it is the
-/// same validation, by `check(_:)`. A reading
+/// each, a handful of batches at most), so memory stays flat whatever the file size. A reading
 /// error ends the queue and is rethrown, in order, by `next()`. Closing the pipeline early (a
 /// `--strict` failure, a SQLite error) stops the reader thread.
+///
+/// Where records are validated is the caller's choice: on the reader thread for an import (the
+/// database thread is the one that bounds it), or on the thread that calls `next()` for `report
+/// check`, which stores nothing, so that parsing and validation share the two cores. Either way
+/// it is the same validation, by `check(_:)`.
 final class RecordPipeline: @unchecked Sendable {
     private let condition = NSCondition()
     private var batches: [[Slot]] = []

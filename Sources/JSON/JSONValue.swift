@@ -217,7 +217,9 @@ public struct JSONObject: Sendable, Equatable {
 
     /// Whether two member names are the same bytes (not merely canonically equivalent).
     ///
-    /// Lengths first (O(1) for the scanner's native strings), then one `memcmp`: never Swift's
+    /// The representations first (two words: a name a kind looks up and the scanner's small string
+    /// of the same bytes are equal there), then lengths (O(1) for the scanner's native strings),
+    /// then one `memcmp`: never Swift's
     /// `==`, which for two different strings takes its Unicode-aware comparison path, and a
     /// lookup or a repeated-name check compares mostly different names (issue 13's profile had
     /// `_stringCompareWithSmolCheck` at 5 % of the reader thread).
