@@ -29,7 +29,7 @@ public struct TaskRecord: Sendable, Equatable {
         libelle = try reader.string("libelle")
         state = try reader.enumeration("state", TaskRecord.states)
         contexte = try reader.optionalStrings("contexte") ?? []
-        contexteJSON = contexte.isEmpty ? nil : JSONValue.jsonText(ofStrings: contexte)
+        contexteJSON = contexte.isEmpty ? nil : reader.value("contexte")?.jsonText
         createdAt = try reader.optionalTimestamp("createdAt")
         completedAt = try reader.optionalTimestamp("completedAt")
     }

@@ -12,18 +12,19 @@
 /// same length; when the first of the class has another name, the lookup scans from there.
 public struct JSONMemberIndex: Sendable {
     /// Sixteen one-byte slots in two words: 0 for an empty class, else the member's index + 1.
-    private var low: UInt64 = 0
-    private var high: UInt64 = 0
+    private let low: UInt64
+    private let high: UInt64
     /// Objects of more than 255 members are only scanned.
     private let scanOnly: Bool
     /// Whether all names have different lengths below 64 bytes, which rules out a repeated name.
-    public private(set) var lengthsDiffer = true
+    public let lengthsDiffer: Bool
 
     public init(_ members: [JSONObject.Member]) {
         scanOnly = members.count > 255
         var lengths: UInt64 = 0
         var repeated = false
         var filled: UInt64 = 0
+        var low: UInt64 = 0, high: UInt64 = 0
         members.withUnsafeBufferPointer { members in
             for index in members.indices {
                 let count = members[index].key.utf8.count
@@ -38,6 +39,8 @@ public struct JSONMemberIndex: Sendable {
                 }
             }
         }
+        self.low = low
+        self.high = high
         lengthsDiffer = !repeated
     }
 

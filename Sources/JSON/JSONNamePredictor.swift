@@ -29,7 +29,7 @@ struct JSONNamePredictor {
                 let entry = entries[2 * position + way]
                 let count = entry.count
                 guard count > 0, available > count, start[count] == 0x22 else { continue }
-                let (low, high) = JSONNamePredictor.words(start, count: count)
+                let (low, high) = JSONSmallStringCache.words(start, count: count)
                 if low == entry.low && high == entry.high { return (entry.name, count) }
             }
             return nil
@@ -42,26 +42,16 @@ struct JSONNamePredictor {
         var bytes = name
         let entry: Entry? = bytes.withUTF8 { utf8 in
             guard (1...15).contains(utf8.count) else { return nil }
-            var padded: (UInt64, UInt64) = (0, 0)
             for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return nil }
-            withUnsafeMutableBytes(of: &padded) { $0.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
-            return Entry(
-                low: UInt64(littleEndian: padded.0), high: UInt64(littleEndian: padded.1), count: utf8.count, name: name
-            )
+            var padded: (UInt64, UInt64) = (0, 0)
+            let (low, high) = withUnsafeMutableBytes(of: &padded) { padded in
+                padded.copyMemory(from: UnsafeRawBufferPointer(utf8))
+                return JSONSmallStringCache.words(padded.baseAddress!, count: utf8.count)
+            }
+            return Entry(low: low, high: high, count: utf8.count, name: name)
         }
         guard let entry else { return }
         entries[2 * position + 1] = entries[2 * position]
         entries[2 * position] = entry
-    }
-
-    /// The `count` (1…15) bytes at `start` as two words, the bytes past `count` zeroed.
-    @inline(__always)
-    private static func words(_ start: UnsafeMutablePointer<UInt8>, count: Int) -> (UInt64, UInt64) {
-        let first = UInt64(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self))
-        let second = UInt64(littleEndian: UnsafeRawPointer(start + 8).loadUnaligned(as: UInt64.self))
-        if count >= 8 {
-            return (first, count == 8 ? 0 : second & (UInt64.max >> (128 - 8 * UInt64(count))))
-        }
-        return (first & (UInt64.max >> (64 - 8 * UInt64(count))), 0)
     }
 }

@@ -24,17 +24,7 @@ struct JSONSmallStringCache {
     /// those past `count` are ignored.
     @inline(__always)
     mutating func string(at start: UnsafeMutablePointer<UInt8>, count: Int) -> String {
-        let first = UInt64(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self))
-        let second = UInt64(littleEndian: UnsafeRawPointer(start + 8).loadUnaligned(as: UInt64.self))
-        let low: UInt64
-        let high: UInt64
-        if count >= 8 {
-            low = first
-            high = count == 8 ? 0 : second & (UInt64.max >> (128 - 8 * count))
-        } else {
-            low = first & (UInt64.max >> (64 - 8 * count))
-            high = 0
-        }
+        let (low, high) = JSONSmallStringCache.words(start, count: count)
         let mixed = (low &* 0x9E37_79B9_7F4A_7C15) ^ ((high &+ UInt64(count)) &* 0xC2B2_AE3D_27D4_EB4F)
         let slot = Int(truncatingIfNeeded: mixed >> (64 - UInt64(JSONSmallStringCache.slotBits)))
         if entries[slot].count == count && entries[slot].low == low && entries[slot].high == high {
@@ -43,5 +33,17 @@ struct JSONSmallStringCache {
         let string = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
         entries[slot] = Entry(low: low, high: high, count: count, string: string)
         return string
+    }
+
+    /// The `count` (1…15) bytes at `start` as two words, the bytes past `count` zeroed: equal
+    /// words, equal bytes. Sixteen bytes from `start` must be readable.
+    @inline(__always)
+    static func words(_ start: UnsafeRawPointer, count: Int) -> (low: UInt64, high: UInt64) {
+        let first = UInt64(littleEndian: start.loadUnaligned(as: UInt64.self))
+        let second = UInt64(littleEndian: (start + 8).loadUnaligned(as: UInt64.self))
+        if count >= 8 {
+            return (first, count == 8 ? 0 : second & (UInt64.max >> (128 - 8 * UInt64(count))))
+        }
+        return (first & (UInt64.max >> (64 - 8 * UInt64(count))), 0)
     }
 }

@@ -39,22 +39,6 @@ public enum JSONValue: Sendable, Equatable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `JSONValue.array(strings.map(JSONValue.string)).jsonText`, without making the array of
-    /// values first (a task's `contexte`, on the import's reader thread).
-    public static func jsonText(ofStrings strings: [String]) -> String {
-        var bytes: [UInt8] = []
-        var capacity = 2
-        for string in strings { capacity += string.utf8.count + 3 }
-        bytes.reserveCapacity(capacity)
-        bytes.append(UInt8(ascii: "["))
-        for (index, string) in strings.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            writeQuoted(string, into: &bytes)
-        }
-        bytes.append(UInt8(ascii: "]"))
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     private static func write(_ value: JSONValue, into bytes: inout [UInt8]) {
         switch value {
         case .null: bytes.append(contentsOf: "null".utf8)
@@ -219,10 +203,10 @@ public struct JSONObject: Sendable, Equatable {
     ///
     /// The representations first (two words: a name a kind looks up and the scanner's small string
     /// of the same bytes are equal there), then lengths (O(1) for the scanner's native strings),
-    /// then one `memcmp`: never Swift's
-    /// `==`, which for two different strings takes its Unicode-aware comparison path, and a
-    /// lookup or a repeated-name check compares mostly different names (issue 13's profile had
-    /// `_stringCompareWithSmolCheck` at 5 % of the reader thread).
+    /// then one `memcmp`: never Swift's `==`, which for two different strings takes its
+    /// Unicode-aware comparison path, and a lookup or a repeated-name check compares mostly
+    /// different names (issue 13's profile had `_stringCompareWithSmolCheck` at 5 % of the reader
+    /// thread).
     @inline(__always)
     public static func sameName(_ first: String, _ second: String) -> Bool {
         if sameRepresentation(first, second) { return true }

@@ -5,9 +5,8 @@ import XCTest
 
 /// The shortcuts of issue 13's reader thread give the answers of the plain code they stand in for:
 /// `JSONMemberIndex` finds what a scan of the members finds, its repeated-name check names the
-/// name the pairwise check names, member names predicted from the record before read as the
-/// scanner reads them (escapes and errors included), and `jsonText(ofStrings:)` writes what
-/// `jsonText` writes.
+/// name the pairwise check names, and member names predicted from the record before read as the
+/// scanner reads them (escapes and errors included).
 final class JSONLookupTests: XCTestCase {
     /// Names that meet in every way the index cares about: lengths in one class modulo 16 (2, 18,
     /// 34), the empty name, NFC and NFD spellings of one word (equal to Swift's `==`, two names to
@@ -140,17 +139,6 @@ final class JSONLookupTests: XCTestCase {
         assertSyntaxError(#"[{"a\"b":1},{"a"b":1}]"#, "unexpected character 'b'", at: 16)
         // A name remembered whole, then cut short by the end of the input.
         assertSyntaxError(#"[{"userId":1},{"userId"#, "unterminated string", at: 15)
-    }
-
-    func testStringListTextIsTheArrayText() {
-        let lists: [[String]] = [
-            [], ["Fitness"], ["Maison & jardin", "é", "漢字 🙂", "e\u{301}"],
-            ["quote \" backslash \\ slash /", "tab \t newline \n return \r", "\u{01}\u{1F}\u{7F}", ""],
-        ]
-        for list in lists {
-            XCTAssertEqual(JSONValue.jsonText(ofStrings: list), JSONValue.array(list.map(JSONValue.string)).jsonText)
-        }
-        XCTAssertEqual(JSONValue.jsonText(ofStrings: ["a\"b", "\u{7F}"]), #"["a\"b","\u007f"]"#)
     }
 }
 
