@@ -57,7 +57,8 @@ let package = Package(
         .executableTarget(name: "report", dependencies: ["ReportCLI", "Habits", "Bookings", "Fleet"]),
         .executableTarget(name: "SampleGenerator", dependencies: ["ArgumentParsing", "ByteOutput"]),
         .executableTarget(
-            name: "report-bench", dependencies: ["Store", "Writers", "ReportModel", "Time", "JSON", "Habits"],
+            name: "report-bench",
+            dependencies: ["Store", "Writers", "ReportModel", "Time", "JSON", "Import", "Habits"],
             path: "bench/Sources/report-bench"),
 
         // Tests.

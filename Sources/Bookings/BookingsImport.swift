@@ -30,16 +30,20 @@ public struct BookingRecord: Sendable, Equatable {
     public let cancelledAt: Timestamp?
     public let postalCode: String?
 
-    /// Validates every field, the service lines included, throwing at the first problem.
+    /// A record built in memory (tests).
     public init(_ record: JSONValue) throws(FieldError) {
-        let reader = try RecordReader(record: record)
+        try self.init(RecordReader(record: record))
+    }
+
+    /// Validates every field, the service lines included, throwing at the first problem.
+    public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")
         customerId = try reader.id("customer_id")
         slotId = try reader.optionalId("slot_id")
         startsAt = try reader.timestamp("starts_at")
         createdAt = try reader.timestamp("created_at")
         status = try reader.enumeration("status", BookingRecord.statuses)
-        let items = try reader.array("services")
+        let items = try reader.items("services")
         guard !items.isEmpty else { throw reader.fail("services", "[]", "must list at least one service") }
         var lines: [Line] = []
         lines.reserveCapacity(items.count)
@@ -76,7 +80,9 @@ public final class BookingsImporter: KindImporter {
             columns: ["service_id", "price_cents", "old_price_cents"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> BookingRecord { try BookingRecord(record) }
+    public static func validate(_ record: RecordReader) throws(FieldError) -> BookingRecord {
+        try BookingRecord(record)
+    }
 
     public func store(_ booking: BookingRecord, sequence: Int64) throws {
         try upsert.write([

@@ -15,8 +15,12 @@ public struct CustomerRecord: Sendable, Equatable {
     public let createdAt: Timestamp
     public let postalCode: String?
 
+    /// A record built in memory (tests).
     public init(_ record: JSONValue) throws(FieldError) {
-        let reader = try RecordReader(record: record)
+        try self.init(RecordReader(record: record))
+    }
+
+    public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")
         createdAt = try reader.timestamp("created_at")
         postalCode = try reader.optionalString("postal_code")
@@ -32,7 +36,9 @@ public final class CustomersImporter: KindImporter {
             table: "customers", columns: ["id", "created_at_us", "postal_code", "import_seq"], key: ["id"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> CustomerRecord { try CustomerRecord(record) }
+    public static func validate(_ record: RecordReader) throws(FieldError) -> CustomerRecord {
+        try CustomerRecord(record)
+    }
 
     public func store(_ customer: CustomerRecord, sequence: Int64) throws {
         try upsert.write([

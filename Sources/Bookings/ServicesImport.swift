@@ -14,9 +14,13 @@ public struct ServiceRecord: Sendable, Equatable {
     /// > 0.
     public let durationMinutes: Int64
 
-    /// Validates every field, throwing at the first problem.
+    /// A record built in memory (tests).
     public init(_ record: JSONValue) throws(FieldError) {
-        let reader = try RecordReader(record: record)
+        try self.init(RecordReader(record: record))
+    }
+
+    /// Validates every field, throwing at the first problem.
+    public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")
         name = try reader.string("name")
         category = try reader.string("category")
@@ -38,7 +42,9 @@ public final class ServicesImporter: KindImporter {
             ], key: ["id"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> ServiceRecord { try ServiceRecord(record) }
+    public static func validate(_ record: RecordReader) throws(FieldError) -> ServiceRecord {
+        try ServiceRecord(record)
+    }
 
     public func store(_ service: ServiceRecord, sequence: Int64) throws {
         try upsert.write([

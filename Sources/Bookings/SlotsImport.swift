@@ -12,9 +12,13 @@ public struct SlotRecord: Sendable, Equatable {
     /// ≥ 0.
     public let capacity: Int64
 
-    /// Validates every field and that the slot ends after it starts, throwing at the first problem.
+    /// A record built in memory (tests).
     public init(_ record: JSONValue) throws(FieldError) {
-        let reader = try RecordReader(record: record)
+        try self.init(RecordReader(record: record))
+    }
+
+    /// Validates every field and that the slot ends after it starts, throwing at the first problem.
+    public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")
         startsAt = try reader.timestamp("starts_at")
         endsAt = try reader.timestamp("ends_at")
@@ -34,7 +38,7 @@ public final class SlotsImporter: KindImporter {
             table: "slots", columns: ["id", "starts_at_us", "ends_at_us", "capacity", "import_seq"], key: ["id"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> SlotRecord { try SlotRecord(record) }
+    public static func validate(_ record: RecordReader) throws(FieldError) -> SlotRecord { try SlotRecord(record) }
 
     public func store(_ slot: SlotRecord, sequence: Int64) throws {
         try upsert.write([

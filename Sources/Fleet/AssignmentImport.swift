@@ -74,8 +74,8 @@ public final class AssignmentImporter: KindImporter {
         loanRecords = try LoanRecordStore(database: database)
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields {
-        try Fields(RecordReader(record: record))
+    public static func validate(_ reader: RecordReader) throws(FieldError) -> Fields {
+        try Fields(reader)
     }
 
     public func store(_ assignment: Fields, sequence: Int64) throws {

@@ -23,8 +23,8 @@ public final class DriverImporter: KindImporter {
         upsert = try database.upsertWriter(table: "drivers", columns: ["id", "name", "company", "import_seq"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields {
-        try Fields(RecordReader(record: record))
+    public static func validate(_ reader: RecordReader) throws(FieldError) -> Fields {
+        try Fields(reader)
     }
 
     public func store(_ driver: Fields, sequence: Int64) throws {

@@ -48,8 +48,8 @@ public final class EventImporter: KindImporter {
             ])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields {
-        try Fields(RecordReader(record: record))
+    public static func validate(_ reader: RecordReader) throws(FieldError) -> Fields {
+        try Fields(reader)
     }
 
     public func store(_ event: Fields, sequence: Int64) throws {

@@ -23,8 +23,8 @@ public final class GroupImporter: KindImporter {
         upsert = try database.upsertWriter(table: "groups", columns: ["id", "event_id", "name", "import_seq"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields {
-        try Fields(RecordReader(record: record))
+    public static func validate(_ reader: RecordReader) throws(FieldError) -> Fields {
+        try Fields(reader)
     }
 
     public func store(_ group: Fields, sequence: Int64) throws {

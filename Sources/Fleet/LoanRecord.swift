@@ -47,7 +47,7 @@ public struct LoanRecord: Sendable, Equatable {
         exteriorCleanliness = try reader.integer("exterior_cleanliness", 0...4)
         signature = try SignatureSummary(reading: reader, key: "signature")
         var impacts: [Impact] = []
-        for (index, item) in (try reader.optionalArray("impacts") ?? []).enumerated() {
+        for (index, item) in (try reader.optionalItems("impacts") ?? []).enumerated() {
             let element = try reader.element("impacts", index, item)
             impacts.append(
                 Impact(

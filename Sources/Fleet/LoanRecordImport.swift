@@ -19,8 +19,7 @@ public final class LoanRecordImporter: KindImporter {
         let kind: LoanRecord.Kind
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> Fields {
-        let reader = try RecordReader(record: record)
+    public static func validate(_ reader: RecordReader) throws(FieldError) -> Fields {
         let loanRecord = try LoanRecord(reading: reader)
         let assignmentId = try reader.id("assignment_id")
         let kindName = try reader.enumeration("kind", LoanRecord.Kind.allCases.map(\.rawValue))

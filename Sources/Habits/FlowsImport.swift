@@ -29,9 +29,13 @@ public struct FlowRecord: Sendable, Equatable {
     public let createdAt: Timestamp?
     public let completedAt: Timestamp?
 
-    /// Validates every field, the steps included, throwing at the first problem.
+    /// A record built in memory (tests).
     public init(_ record: JSONValue) throws(FieldError) {
-        let reader = try RecordReader(record: record)
+        try self.init(RecordReader(record: record))
+    }
+
+    /// Validates every field, the steps included, throwing at the first problem.
+    public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")
         userId = try reader.id("userId")
         date = try reader.day("date")
@@ -45,7 +49,7 @@ public struct FlowRecord: Sendable, Equatable {
         streakDay = try reader.optionalInteger("streakDay", 0...Int64.max)
         var total: Int64 = 0
         var done: Int64 = 0
-        for (index, item) in (try reader.optionalArray("etape") ?? []).enumerated() {
+        for (index, item) in (try reader.optionalItems("etape") ?? []).enumerated() {
             let step = try reader.element("etape", index, item)
             _ = try step.optionalId("id")
             _ = try step.string("libelle")
@@ -76,7 +80,7 @@ public final class FlowsImporter: KindImporter {
             database: database, table: "flow_contexts", parentColumn: "flow_id", columns: ["context"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> FlowRecord { try FlowRecord(record) }
+    public static func validate(_ record: RecordReader) throws(FieldError) -> FlowRecord { try FlowRecord(record) }
 
     public func store(_ flow: FlowRecord, sequence: Int64) throws {
         try upsert.write([

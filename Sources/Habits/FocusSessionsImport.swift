@@ -14,9 +14,13 @@ public struct FocusSessionRecord: Sendable, Equatable {
     public let remainingSeconds: Int64
     public let endedAt: Timestamp?
 
-    /// Validates every field and that the remaining time fits in the total, throwing at the first problem.
+    /// A record built in memory (tests).
     public init(_ record: JSONValue) throws(FieldError) {
-        let reader = try RecordReader(record: record)
+        try self.init(RecordReader(record: record))
+    }
+
+    /// Validates every field and that the remaining time fits in the total, throwing at the first problem.
+    public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")
         userId = try reader.id("userId")
         startedAt = try reader.timestamp("startedAt")
@@ -43,7 +47,7 @@ public final class FocusSessionsImporter: KindImporter {
             ], key: ["id"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> FocusSessionRecord {
+    public static func validate(_ record: RecordReader) throws(FieldError) -> FocusSessionRecord {
         try FocusSessionRecord(record)
     }
 

@@ -9,8 +9,12 @@ public struct LoginRecord: Sendable, Equatable {
     public let userId: String
     public let at: Timestamp
 
+    /// A record built in memory (tests).
     public init(_ record: JSONValue) throws(FieldError) {
-        let reader = try RecordReader(record: record)
+        try self.init(RecordReader(record: record))
+    }
+
+    public init(_ reader: RecordReader) throws(FieldError) {
         userId = try reader.id("userId")
         at = try reader.timestamp("at")
     }
@@ -25,7 +29,7 @@ public final class LoginsImporter: KindImporter {
             table: "logins", columns: ["user_id", "at_us", "import_seq"], key: ["user_id", "at_us"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> LoginRecord { try LoginRecord(record) }
+    public static func validate(_ record: RecordReader) throws(FieldError) -> LoginRecord { try LoginRecord(record) }
 
     public func store(_ login: LoginRecord, sequence: Int64) throws {
         try upsert.write([.text(login.userId), .instant(login.at), .integer(sequence)])

@@ -10,8 +10,12 @@ public struct MoodRecord: Sendable, Equatable {
     public let mood: Int64
     public let note: String?
 
+    /// A record built in memory (tests).
     public init(_ record: JSONValue) throws(FieldError) {
-        let reader = try RecordReader(record: record)
+        try self.init(RecordReader(record: record))
+    }
+
+    public init(_ reader: RecordReader) throws(FieldError) {
         userId = try reader.id("userId")
         date = try reader.day("date")
         mood = try reader.integer("mood", 1...5)
@@ -28,7 +32,7 @@ public final class MoodsImporter: KindImporter {
             table: "moods", columns: ["user_id", "date", "mood", "note", "import_seq"], key: ["user_id", "date"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> MoodRecord { try MoodRecord(record) }
+    public static func validate(_ record: RecordReader) throws(FieldError) -> MoodRecord { try MoodRecord(record) }
 
     public func store(_ mood: MoodRecord, sequence: Int64) throws {
         try upsert.write([

@@ -12,24 +12,26 @@ public struct TaskRecord: Sendable, Equatable {
     public let date: Day
     public let libelle: String
     public let state: String
-    /// Kept as given, as a JSON array in the `contexte` column (no metric reads a task's contexts,
-    /// so one column costs one write where a child table cost three per task); empty when absent.
-    public let contexte: [String]
-    /// `contexte` as the JSON text stored in its column (encoded here, on the reader thread).
-    let contexteJSON: String?
+    /// `contexte` kept as given, as the JSON text of its column (no metric reads a task's contexts,
+    /// so one column costs one write where a child table cost three per task); nil when absent or
+    /// empty. Written here, on the reader thread, straight from the record's tape.
+    public let contexteJSON: String?
     public let createdAt: Timestamp?
     public let completedAt: Timestamp?
 
-    /// Validates every field, throwing at the first problem.
+    /// A record built in memory (tests).
     public init(_ record: JSONValue) throws(FieldError) {
-        let reader = try RecordReader(record: record)
+        try self.init(RecordReader(record: record))
+    }
+
+    /// Validates every field, throwing at the first problem.
+    public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")
         userId = try reader.id("userId")
         date = try reader.day("date")
         libelle = try reader.string("libelle")
         state = try reader.enumeration("state", TaskRecord.states)
-        contexte = try reader.optionalStrings("contexte") ?? []
-        contexteJSON = contexte.isEmpty ? nil : reader.value("contexte")?.jsonText
+        contexteJSON = try reader.optionalStringsJSON("contexte")
         createdAt = try reader.optionalTimestamp("createdAt")
         completedAt = try reader.optionalTimestamp("completedAt")
     }
@@ -48,7 +50,7 @@ public final class TasksImporter: KindImporter {
             ], key: ["id"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> TaskRecord { try TaskRecord(record) }
+    public static func validate(_ record: RecordReader) throws(FieldError) -> TaskRecord { try TaskRecord(record) }
 
     public func store(_ task: TaskRecord, sequence: Int64) throws {
         try upsert.write([

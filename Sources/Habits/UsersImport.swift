@@ -11,9 +11,13 @@ public struct UserRecord: Sendable, Equatable {
     public let displayName: String?
     public let createdAt: Timestamp?
 
-    /// Validates every field, throwing at the first problem.
+    /// A record built in memory (tests).
     public init(_ record: JSONValue) throws(FieldError) {
-        let reader = try RecordReader(record: record)
+        try self.init(RecordReader(record: record))
+    }
+
+    /// Validates every field, throwing at the first problem.
+    public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")
         timezone = try reader.optionalTimeZone("timezone")
         displayName = try reader.optionalString("displayName")
@@ -30,7 +34,7 @@ public final class UsersImporter: KindImporter {
             table: "users", columns: ["id", "timezone", "display_name", "created_at_us", "import_seq"], key: ["id"])
     }
 
-    public static func validate(_ record: JSONValue) throws(FieldError) -> UserRecord { try UserRecord(record) }
+    public static func validate(_ record: RecordReader) throws(FieldError) -> UserRecord { try UserRecord(record) }
 
     public func store(_ user: UserRecord, sequence: Int64) throws {
         try upsert.write([

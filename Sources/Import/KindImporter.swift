@@ -11,8 +11,8 @@ public protocol KindImporter: AnyObject, SendableMetatype {
     /// The validated record, handed from the reader thread to the database thread.
     associatedtype Validated: Sendable
 
-    /// Checks every field of a record (any JSON value: non-objects are rejected).
-    static func validate(_ record: JSONValue) throws(FieldError) -> Validated
+    /// Checks every field of a record (an object: the pipeline rejects any other value first).
+    static func validate(_ record: RecordReader) throws(FieldError) -> Validated
 
     /// Upserts a validated record.
     /// - Parameter sequence: increases with import order and position in the file; stored so that
@@ -21,6 +21,11 @@ public protocol KindImporter: AnyObject, SendableMetatype {
 }
 
 extension KindImporter {
+    /// Checks a record built in memory (any JSON value: non-objects are rejected).
+    public static func validate(_ record: JSONValue) throws(FieldError) -> Validated {
+        try validate(RecordReader(record: record))
+    }
+
     /// Validates then stores one record (tests and single-threaded callers).
     public func importRecord(_ record: JSONValue, sequence: Int64) throws {
         try store(Self.validate(record), sequence: sequence)
@@ -29,7 +34,7 @@ extension KindImporter {
     /// The importer with its types erased, for the import pipeline.
     public var erased: ErasedKindImporter {
         ErasedKindImporter(
-            validate: { record throws(FieldError) in ValidatedRecord(try Self.validate(record)) },
+            validate: { (record: RecordReader) throws(FieldError) in ValidatedRecord(try Self.validate(record)) },
             store: { validated, sequence in
                 guard let box = validated.box as? ValidatedBox<Validated> else {
                     throw KindMismatch(expected: String(describing: Validated.self))
@@ -56,12 +61,12 @@ final class ValidatedBox<Value: Sendable>: Sendable {
 /// A kind's importer as two closures: `validate` is Sendable (it runs on the reader thread),
 /// `store` stays on the thread that owns the connection.
 public struct ErasedKindImporter {
-    public let validate: @Sendable (JSONValue) throws(FieldError) -> ValidatedRecord
+    public let validate: @Sendable (RecordReader) throws(FieldError) -> ValidatedRecord
     public let store: (ValidatedRecord, Int64) throws -> Void
 
     /// Validates then stores one record (tests and single-threaded callers).
     public func importRecord(_ record: JSONValue, sequence: Int64) throws {
-        try store(validate(record), sequence)
+        try store(validate(RecordReader(record: record)), sequence)
     }
 }
 

@@ -9,18 +9,16 @@ import JSON
 /// error ends the queue and is rethrown, in order, by `next()`. Closing the pipeline early (a
 /// `--strict` failure, a SQLite error) stops the reader thread.
 ///
-/// Where records are validated is the caller's choice: on the reader thread for an import (the
-/// database thread is the one that bounds it), or on the thread that calls `next()` for `report
-/// check`, which stores nothing, so that parsing and validation share the two cores. Either way
-/// it is the same validation, by `check(_:)`.
+/// Records are validated on the reader thread, straight from the reader's tape (no tree is made),
+/// so only validated records and rejections cross to the other thread.
 final class RecordPipeline: @unchecked Sendable {
     private let condition = NSCondition()
-    private var batches: [[Slot]] = []
+    private var batches: [[Item]] = []
     /// Batches the database thread is done with, handed back so that the reader thread frees
     /// their records (the strings and boxes it allocated): frees off the thread that bounds the
     /// import, and into the allocator's arena of the thread that made them.
-    private var spent: [[Slot]] = []
-    private var current: [Slot] = []
+    private var spent: [[Item]] = []
+    private var current: [Item] = []
     private var currentIndex = 0
     private var finished = false
     private var failure: (any Error)?
@@ -38,25 +36,16 @@ final class RecordPipeline: @unchecked Sendable {
         let result: Result<ValidatedRecord, Rejection>
     }
 
-    /// A record as queued: validated by the reader thread, or as read, for `next()` to validate.
-    private enum Slot: Sendable {
-        case checked(Item)
-        case read(JSONRecord)
-    }
+    private let validate: @Sendable (RecordReader) throws(FieldError) -> ValidatedRecord
 
-    private let validate: @Sendable (JSONValue) throws(FieldError) -> ValidatedRecord
-    private let validatesOnReader: Bool
-
-    /// Starts reading at once on a new thread. `validatesOnReader` false leaves validation to the
-    /// thread that calls `next()`.
+    /// Starts reading at once on a new thread.
     init(
-        reader: JSONRecordReader, validate: @escaping @Sendable (JSONValue) throws(FieldError) -> ValidatedRecord,
-        validatesOnReader: Bool = true, batchSize: Int = 256, maximumBatches: Int = 8
+        reader: JSONRecordReader, validate: @escaping @Sendable (RecordReader) throws(FieldError) -> ValidatedRecord,
+        batchSize: Int = 256, maximumBatches: Int = 8
     ) {
         self.batchSize = batchSize
         self.maximumBatches = maximumBatches
         self.validate = validate
-        self.validatesOnReader = validatesOnReader
         let box = ReaderBox(reader: reader)
         let thread = Thread { [self] in self.produce(box.reader) }
         thread.name = "report-json-reader"
@@ -89,7 +78,7 @@ final class RecordPipeline: @unchecked Sendable {
     func next() throws -> Item? {
         if currentIndex < current.count {
             defer { currentIndex += 1 }
-            return item(current[currentIndex])
+            return current[currentIndex]
         }
         condition.lock()
         while batches.isEmpty && !finished { condition.wait() }
@@ -104,15 +93,7 @@ final class RecordPipeline: @unchecked Sendable {
         currentIndex = 1
         condition.broadcast()
         condition.unlock()
-        return item(current[0])
-    }
-
-    @inline(__always)
-    private func item(_ slot: Slot) -> Item {
-        switch slot {
-        case .checked(let item): return item
-        case .read(let record): return check(record)
-        }
+        return current[0]
     }
 
     /// Stops the reader thread and waits for it, so that the file is closed when this returns.
@@ -127,13 +108,13 @@ final class RecordPipeline: @unchecked Sendable {
     }
 
     private func produce(_ reader: JSONRecordReader) {
-        var batch: [Slot] = []
+        var batch: [Item] = []
         batch.reserveCapacity(batchSize)
         var error: (any Error)?
         while true {
             do {
-                guard let record = try reader.next() else { break }
-                batch.append(validatesOnReader ? .checked(check(record)) : .read(record))
+                guard let record = try reader.nextOnTape() else { break }
+                batch.append(check(record))
             } catch let thrown {
                 error = thrown
                 break
@@ -151,8 +132,8 @@ final class RecordPipeline: @unchecked Sendable {
     }
 
     /// Validates one record (a JSON Lines line that is not JSON is rejected as it is).
-    private func check(_ record: JSONRecord) -> Item {
-        switch record.value {
+    private func check(_ record: JSONTapeRecord) -> Item {
+        switch record.tape {
         case .failure(let syntax):
             return Item(
                 index: record.index, line: record.line,
@@ -160,23 +141,24 @@ final class RecordPipeline: @unchecked Sendable {
                     Rejection(
                         position: record.index, line: record.line, recordId: nil, field: "(record)", value: "",
                         rule: "invalid JSON: \(syntax.message) at byte \(syntax.byteOffset)")))
-        case .success(let value):
+        case .success(let tape):
             do {
-                return Item(index: record.index, line: record.line, result: .success(try validate(value)))
+                let fields = try RecordReader(record: tape)
+                return Item(index: record.index, line: record.line, result: .success(try validate(fields)))
             } catch {
                 return Item(
                     index: record.index, line: record.line,
                     result: .failure(
                         Rejection(
-                            position: record.index, line: record.line, recordId: RecordReader.looseId(value),
+                            position: record.index, line: record.line, recordId: RecordReader.looseId(tape),
                             field: error.field, value: error.value, rule: error.rule)))
             }
         }
     }
 
     /// Queues a batch, waiting while the queue is full; false when the pipeline was closed.
-    private func push(_ batch: [Slot], consumed bytes: Int) -> Bool {
-        var done: [[Slot]] = []
+    private func push(_ batch: [Item], consumed bytes: Int) -> Bool {
+        var done: [[Item]] = []
         defer { done.removeAll() }  // after the unlock below (defers run last to first)
         condition.lock(); defer { condition.unlock() }
         while batches.count >= maximumBatches && !cancelled { condition.wait() }

@@ -1,28 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import JSON
 import Time
+
 /// Reads and validates the fields of one record, throwing a `FieldError` that names the field,
 /// the value and the rule at the first problem.
 ///
 /// Every rule of SPEC §1 that concerns a single value lives here, once: ids are non-empty strings
 /// or integers kept as text; `null` equals absent for optional fields; integers are JSON integers
 /// only (`4.0` and `"4"` are invalid); enumerations compare after Unicode canonical equivalence,
-/// while field names are found byte for byte (`JSONObject.sameName`), as JSON compares them.
-public struct RecordReader: Sendable {
-    public let object: JSONObject
+/// while field names are found byte for byte, as JSON compares them.
+///
+/// It reads the record on the reader's tape (`JSONTape`): a field is found by comparing name
+/// bytes, a timestamp or a date is parsed from its bytes, and a `String` is made only for a value
+/// the record keeps. A `JSONValue` is made only for an error message or a caller that asks for
+/// one (`value(_:)`). Not Sendable: the tape is the reader's, reused by the next record.
+public struct RecordReader {
+    /// The record's tape (the reader's, alive while the record is read), read through `view`, and
+    /// the entry of this object on it.
+    unowned(unsafe) let tape: JSONTape
+    let view: JSONTapeView
+    let entry: Int
+    /// Keeps a tape made for a record built in memory alive; nil for the reader's tape.
+    private let owner: JSONTape?
     /// The path of this object inside the record (`check_out_record.`, `services[1].`), for messages.
     public let path: String
-    /// Where each field name is found first: one comparison a lookup, where a scan made several.
-    private let index: JSONMemberIndex
 
-    /// Wraps a record, rejecting one that repeats a field name.
-    public init(_ object: JSONObject, path: String = "") throws(FieldError) {
-        self.object = object
+    /// The object at `entry` of `tape`, rejected when it repeats a field name.
+    init(tape: JSONTape, entry: Int, path: String, owner: JSONTape? = nil) throws(FieldError) {
+        self.tape = tape
+        view = tape.view
+        self.entry = entry
         self.path = path
-        index = JSONMemberIndex(object.members)
-        if let repeated = object.duplicateKey(index: index) {
+        self.owner = owner
+        if let repeated = repeatedName() {
             // The empty name, which JSON allows, shown as written: `field "": repeated field`.
             throw FieldError(field: path + (repeated.isEmpty ? "\"\"" : repeated), value: "", rule: "repeated field")
         }
+    }
+
+    /// Wraps an object built in memory, rejecting one that repeats a field name.
+    public init(_ object: JSONObject, path: String = "") throws(FieldError) {
+        let tape = JSONTape(.object(object))
+        try self.init(tape: tape, entry: 0, path: path, owner: tape)
     }
 
     /// A record that must be an object.
@@ -31,6 +54,52 @@ public struct RecordReader: Sendable {
             throw FieldError(field: "(record)", value: value.excerpt(), rule: "not an object")
         }
         try self.init(object)
+    }
+
+    /// The record the reader has just read onto `tape`, which must be an object.
+    public init(record tape: JSONTape) throws(FieldError) {
+        guard tape.kind(at: 0) == .object else {
+            throw FieldError(field: "(record)", value: tape.value(at: 0).excerpt(), rule: "not an object")
+        }
+        try self.init(tape: tape, entry: 0, path: "")
+    }
+
+    /// The first member name that an earlier member already has, byte for byte.
+    private func repeatedName() -> String? {
+        let count = view.itemCount(at: entry)
+        if count < 2 { return nil }
+        let end = view.end(at: entry)
+        if count <= 16 {
+            // Names of different lengths differ: most records (a task's eight names) stop here.
+            var lengths: UInt64 = 0
+            var collision = false
+            var member = entry + 1
+            while member < end {
+                let bit: UInt64 = 1 << UInt64(view.nameCount(at: member) & 63)
+                collision = collision || lengths & bit != 0
+                lengths |= bit
+                member = view.end(at: member)
+            }
+            if !collision { return nil }
+            var later = view.end(at: entry + 1)
+            while later < end {
+                let name = view.name(at: later)
+                var earlier = entry + 1
+                while earlier < later {
+                    if view.hasName(at: earlier, name) { return tape.nameString(at: later) }
+                    earlier = view.end(at: earlier)
+                }
+                later = view.end(at: later)
+            }
+            return nil
+        }
+        var seen = Set<[UInt8]>()
+        var member = entry + 1
+        while member < end {
+            if !seen.insert(Array(view.name(at: member))).inserted { return tape.nameString(at: member) }
+            member = view.end(at: member)
+        }
+        return nil
     }
 
     /// The record's `id`, when it has a usable one (for messages about an invalid record).
@@ -45,6 +114,28 @@ public struct RecordReader: Sendable {
         }
     }
 
+    /// The same for the record on `tape`.
+    public static func looseId(_ tape: JSONTape) -> String? {
+        let view = tape.view
+        guard view.kind(at: 0) == .object else { return nil }
+        var key = "id"
+        let id: Int? = key.withUTF8 { name in
+            var member = 1
+            while member < view.end(at: 0) {
+                if view.hasName(at: member, name) { return member }
+                member = view.end(at: member)
+            }
+            return nil
+        }
+        guard let id else { return nil }
+        switch view.kind(at: id) {
+        case .string where !view.text(at: id).isEmpty: return shortened(tape.string(at: id))
+        case .integer: return String(view.integer(at: id))
+        case .number where isIntegerLiteral(view.text(at: id)): return shortened(tape.string(at: id))
+        default: return nil
+        }
+    }
+
     /// An id as messages and `import_rejects` show it: at most 60 characters.
     private static func shortened(_ id: String) -> String {
         id.count > 60 ? String(id.prefix(59)) + "…" : id
@@ -53,23 +144,53 @@ public struct RecordReader: Sendable {
     /// An integer written in JSON that does not fit in 64 bits (`12345678901234567890`): JSON
     /// integers have no size limit, so it is still an integer, only one too big to compute with.
     static func isIntegerLiteral(_ literal: String) -> Bool {
-        let digits = literal.utf8.first == UInt8(ascii: "-") ? literal.utf8.dropFirst() : literal.utf8[...]
+        isIntegerLiteral(Array(literal.utf8)[...])
+    }
+
+    static func isIntegerLiteral<Bytes: Collection<UInt8>>(_ literal: Bytes) -> Bool {
+        let digits = literal.first == UInt8(ascii: "-") ? literal.dropFirst() : literal[...]
         return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     // MARK: - Presence
 
+    /// The member named `key` (byte for byte), null or not: its entry on the tape.
+    @inline(__always)
+    private func member(_ key: String) -> Int? {
+        var key = key
+        return key.withUTF8 { name in
+            let end = view.end(at: entry)
+            var member = entry + 1
+            while member < end {
+                if view.hasName(at: member, name) { return member }
+                member = view.end(at: member)
+            }
+            return nil
+        }
+    }
+
+    /// The member's entry, with `null` read as absent.
+    @inline(__always)
+    private func present(_ key: String) -> Int? {
+        guard let member = member(key), view.kind(at: member) != .null else { return nil }
+        return member
+    }
+
+    /// The member's entry, which must be there and not `null`.
+    @inline(__always)
+    private func required(entry key: String) throws(FieldError) -> Int {
+        guard let member = member(key) else { throw fail(key, "", "missing (required)") }
+        if view.kind(at: member) == .null { throw fail(key, "null", "missing (required)") }
+        return member
+    }
+
     /// The member's value, with `null` read as absent.
     public func value(_ key: String) -> JSONValue? {
-        guard let value = index.value(of: key, in: object) else { return nil }
-        if case .null = value { return nil }
-        return value
+        present(key).map { tape.value(at: $0) }
     }
 
     public func required(_ key: String) throws(FieldError) -> JSONValue {
-        guard let value = index.value(of: key, in: object) else { throw fail(key, "", "missing (required)") }
-        if case .null = value { throw fail(key, "null", "missing (required)") }
-        return value
+        tape.value(at: try required(entry: key))
     }
 
     public func fail(_ key: String, _ value: JSONValue, _ rule: String) -> FieldError {
@@ -80,26 +201,40 @@ public struct RecordReader: Sendable {
         FieldError(field: path + key, value: value, rule: rule)
     }
 
+    /// The error for the value at entry `member`, quoted as JSON.
+    private func fail(_ key: String, at member: Int, _ rule: String) -> FieldError {
+        fail(key, tape.value(at: member), rule)
+    }
+
     // MARK: - Ids and text
 
     /// A non-empty string or an integer, kept as text: `1042` and `"1042"` are the same id.
     public func id(_ key: String) throws(FieldError) -> String {
-        let value = try required(key)
-        guard let text = RecordReader.idText(value) else {
-            throw fail(key, value, "invalid id (a non-empty string or an integer)")
+        let member = try required(entry: key)
+        guard let text = idText(member) else {
+            throw fail(key, at: member, "invalid id (a non-empty string or an integer)")
         }
         return text
     }
 
     public func optionalId(_ key: String) throws(FieldError) -> String? {
-        guard let value = value(key) else { return nil }
-        guard let text = RecordReader.idText(value) else {
-            throw fail(key, value, "invalid id (a non-empty string or an integer)")
+        guard let member = present(key) else { return nil }
+        guard let text = idText(member) else {
+            throw fail(key, at: member, "invalid id (a non-empty string or an integer)")
         }
         return text
     }
 
     /// Ids have no size limit: a 20-digit integer id is kept as its digits, like any other integer.
+    private func idText(_ member: Int) -> String? {
+        switch view.kind(at: member) {
+        case .string: return view.text(at: member).isEmpty ? nil : tape.string(at: member)
+        case .integer: return String(view.integer(at: member))
+        case .number where RecordReader.isIntegerLiteral(view.text(at: member)): return tape.string(at: member)
+        default: return nil
+        }
+    }
+
     static func idText(_ value: JSONValue) -> String? {
         switch value {
         case .string(let text): return text.isEmpty ? nil : text
@@ -110,27 +245,48 @@ public struct RecordReader: Sendable {
     }
 
     public func string(_ key: String) throws(FieldError) -> String {
-        let value = try required(key)
-        guard case .string(let text) = value else { throw fail(key, value, "must be a string") }
-        return text
+        let member = try required(entry: key)
+        guard view.kind(at: member) == .string else { throw fail(key, at: member, "must be a string") }
+        return tape.string(at: member)
     }
 
     public func optionalString(_ key: String) throws(FieldError) -> String? {
-        guard let value = value(key) else { return nil }
-        guard case .string(let text) = value else { throw fail(key, value, "must be a string") }
-        return text
+        guard let member = present(key) else { return nil }
+        guard view.kind(at: member) == .string else { throw fail(key, at: member, "must be a string") }
+        return tape.string(at: member)
     }
 
     /// An optional list of strings (`contexte`, `photos`).
     public func optionalStrings(_ key: String) throws(FieldError) -> [String]? {
-        guard let items = try optionalArray(key) else { return nil }
+        guard let list = try optionalList(key) else { return nil }
         var result: [String] = []
-        result.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            guard case .string(let text) = item else { throw fail("\(key)[\(index)]", item, "must be a string") }
-            result.append(text)
+        result.reserveCapacity(view.itemCount(at: list))
+        var item = list + 1
+        while item < view.end(at: list) {
+            guard view.kind(at: item) == .string else {
+                throw fail("\(key)[\(result.count)]", at: item, "must be a string")
+            }
+            result.append(tape.string(at: item))
+            item = view.end(at: item)
         }
         return result
+    }
+
+    /// An optional list of strings as compact JSON text, the way `contexte` is stored: nil when
+    /// absent, `null` or empty; the same checks and messages as `optionalStrings`, and the same
+    /// text as `value(key)?.jsonText`, with no `String` made for the items.
+    public func optionalStringsJSON(_ key: String) throws(FieldError) -> String? {
+        guard let list = try optionalList(key) else { return nil }
+        var item = list + 1
+        var position = 0
+        while item < view.end(at: list) {
+            guard view.kind(at: item) == .string else {
+                throw fail("\(key)[\(position)]", at: item, "must be a string")
+            }
+            item = view.end(at: item)
+            position += 1
+        }
+        return position == 0 ? nil : tape.jsonText(at: list)
     }
 
     /// One of `allowed`, compared after Unicode canonical equivalence (Swift's `==`), returned as
@@ -138,78 +294,82 @@ public struct RecordReader: Sendable {
     public func enumeration(
         _ key: String, _ allowed: [String], aliases: [String: String] = [:]
     ) throws(FieldError) -> String {
-        let value = try required(key)
-        return try enumerationValue(key, value, allowed, aliases: aliases)
+        try enumerationValue(key, try required(entry: key), allowed, aliases: aliases)
     }
 
     public func optionalEnumeration(
         _ key: String, _ allowed: [String], aliases: [String: String] = [:]
     ) throws(FieldError) -> String? {
-        guard let value = value(key) else { return nil }
-        return try enumerationValue(key, value, allowed, aliases: aliases)
+        guard let member = present(key) else { return nil }
+        return try enumerationValue(key, member, allowed, aliases: aliases)
     }
 
     private func enumerationValue(
-        _ key: String, _ value: JSONValue, _ allowed: [String], aliases: [String: String]
+        _ key: String, _ member: Int, _ allowed: [String], aliases: [String: String]
     ) throws(FieldError) -> String {
-        if case .string(let text) = value {
+        if view.kind(at: member) == .string {
+            // A short value is a small string, and two ASCII strings compare as bytes.
+            let text = tape.string(at: member)
             for candidate in allowed where candidate == text { return candidate }
             for (alias, canonical) in aliases where alias == text { return canonical }
         }
-        throw fail(key, value, "must be one of " + allowed.joined(separator: ", "))
+        throw fail(key, at: member, "must be one of " + allowed.joined(separator: ", "))
     }
 
     // MARK: - Numbers
 
     /// A JSON integer (not `4.0`, not `"4"`) within `range`.
     public func integer(_ key: String, _ range: ClosedRange<Int64>? = nil) throws(FieldError) -> Int64 {
-        try integerValue(key, try required(key), range)
+        try integerValue(key, try required(entry: key), range)
     }
 
     public func optionalInteger(_ key: String, _ range: ClosedRange<Int64>? = nil) throws(FieldError) -> Int64? {
-        guard let value = value(key) else { return nil }
-        return try integerValue(key, value, range)
+        guard let member = present(key) else { return nil }
+        return try integerValue(key, member, range)
     }
 
-    func integerValue(_ key: String, _ value: JSONValue, _ range: ClosedRange<Int64>?) throws(FieldError) -> Int64 {
-        if case .number(_, let literal) = value, RecordReader.isIntegerLiteral(literal) {
+    private func integerValue(_ key: String, _ member: Int, _ range: ClosedRange<Int64>?) throws(FieldError) -> Int64 {
+        let kind = view.kind(at: member)
+        if kind == .number, RecordReader.isIntegerLiteral(view.text(at: member)) {
             throw fail(
-                key, value,
-                literal.hasPrefix("-")
+                key, at: member,
+                view.text(at: member).first == UInt8(ascii: "-")
                     ? "integer too small (less than \(Int64.min))"
                     : "integer too large (more than \(Int64.max))")
         }
-        guard case .integer(let number) = value else {
+        guard kind == .integer else {
             throw fail(
-                key, value, range.map { "must be an integer " + RecordReader.describe($0) } ?? "must be an integer")
+                key, at: member,
+                range.map { "must be an integer " + RecordReader.describe($0) } ?? "must be an integer")
         }
+        let number = view.integer(at: member)
         if let range, !range.contains(number) {
-            throw fail(key, value, "must be an integer " + RecordReader.describe(range))
+            throw fail(key, at: member, "must be an integer " + RecordReader.describe(range))
         }
         return number
     }
 
     /// Any finite JSON number within `range`.
     public func number(_ key: String, _ range: ClosedRange<Double>? = nil) throws(FieldError) -> Double {
-        try numberValue(key, try required(key), range)
+        try numberValue(key, try required(entry: key), range)
     }
 
     public func optionalNumber(_ key: String, _ range: ClosedRange<Double>? = nil) throws(FieldError) -> Double? {
-        guard let value = value(key) else { return nil }
-        return try numberValue(key, value, range)
+        guard let member = present(key) else { return nil }
+        return try numberValue(key, member, range)
     }
 
-    func numberValue(_ key: String, _ value: JSONValue, _ range: ClosedRange<Double>?) throws(FieldError) -> Double {
+    private func numberValue(_ key: String, _ member: Int, _ range: ClosedRange<Double>?) throws(FieldError) -> Double {
         let number: Double
-        switch value {
-        case .integer(let integer): number = Double(integer)
-        case .number(let double, _): number = double
-        default: throw fail(key, value, "must be a number")
+        switch view.kind(at: member) {
+        case .integer: number = Double(view.integer(at: member))
+        case .number: number = view.double(at: member)
+        default: throw fail(key, at: member, "must be a number")
         }
-        guard number.isFinite else { throw fail(key, value, "number out of range") }
+        guard number.isFinite else { throw fail(key, at: member, "number out of range") }
         if let range, !range.contains(number) {
             throw fail(
-                key, value,
+                key, at: member,
                 "must be a number from \(RecordReader.plain(range.lowerBound)) to "
                     + "\(RecordReader.plain(range.upperBound))"
             )
@@ -234,58 +394,58 @@ public struct RecordReader: Sendable {
     }
 
     public func bool(_ key: String) throws(FieldError) -> Bool {
-        let value = try required(key)
-        guard case .bool(let flag) = value else { throw fail(key, value, "must be true or false") }
-        return flag
+        let member = try required(entry: key)
+        guard view.kind(at: member) == .bool else { throw fail(key, at: member, "must be true or false") }
+        return view.bool(at: member)
     }
 
     public func optionalBool(_ key: String) throws(FieldError) -> Bool? {
-        guard let value = value(key) else { return nil }
-        guard case .bool(let flag) = value else { throw fail(key, value, "must be true or false") }
-        return flag
+        guard let member = present(key) else { return nil }
+        guard view.kind(at: member) == .bool else { throw fail(key, at: member, "must be true or false") }
+        return view.bool(at: member)
     }
 
     // MARK: - Time
 
     /// A timestamp in the one form of SPEC §1 (`2016-10-01T09:12:00+02:00`).
     public func timestamp(_ key: String) throws(FieldError) -> Timestamp {
-        try timestampValue(key, try required(key))
+        try timestampValue(key, try required(entry: key))
     }
 
     public func optionalTimestamp(_ key: String) throws(FieldError) -> Timestamp? {
-        guard let value = value(key) else { return nil }
-        return try timestampValue(key, value)
+        guard let member = present(key) else { return nil }
+        return try timestampValue(key, member)
     }
 
-    func timestampValue(_ key: String, _ value: JSONValue) throws(FieldError) -> Timestamp {
-        guard case .string(var text) = value, let stamp = text.withUTF8({ Timestamp.parse($0[...]) }) else {
-            throw fail(key, value, "invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM)")
+    private func timestampValue(_ key: String, _ member: Int) throws(FieldError) -> Timestamp {
+        guard view.kind(at: member) == .string, let stamp = Timestamp.parse(view.text(at: member)[...]) else {
+            throw fail(key, at: member, "invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM)")
         }
         return stamp
     }
 
     /// A calendar date `YYYY-MM-DD`.
     public func day(_ key: String) throws(FieldError) -> Day {
-        try dayValue(key, try required(key))
+        try dayValue(key, try required(entry: key))
     }
 
     public func optionalDay(_ key: String) throws(FieldError) -> Day? {
-        guard let value = value(key) else { return nil }
-        return try dayValue(key, value)
+        guard let member = present(key) else { return nil }
+        return try dayValue(key, member)
     }
 
-    func dayValue(_ key: String, _ value: JSONValue) throws(FieldError) -> Day {
-        guard case .string(var text) = value, let day = text.withUTF8({ Day.parse($0[...]) }) else {
-            throw fail(key, value, "invalid date (YYYY-MM-DD)")
+    private func dayValue(_ key: String, _ member: Int) throws(FieldError) -> Day {
+        guard view.kind(at: member) == .string, let day = Day.parse(view.text(at: member)[...]) else {
+            throw fail(key, at: member, "invalid date (YYYY-MM-DD)")
         }
         return day
     }
 
     /// A local wall-clock time `HH:MM`, as minutes after midnight.
     public func clockTime(_ key: String) throws(FieldError) -> Int {
-        let value = try required(key)
-        guard case .string(let text) = value, let minutes = RecordReader.parseClock(text) else {
-            throw fail(key, value, "invalid time (HH:MM)")
+        let member = try required(entry: key)
+        guard view.kind(at: member) == .string, let minutes = RecordReader.parseClock(tape.string(at: member)) else {
+            throw fail(key, at: member, "invalid time (HH:MM)")
         }
         return minutes
     }
@@ -303,35 +463,85 @@ public struct RecordReader: Sendable {
 
     /// An optional IANA time-zone name known to the system's tz database.
     public func optionalTimeZone(_ key: String) throws(FieldError) -> String? {
-        guard let value = value(key) else { return nil }
-        guard case .string(let text) = value, Zones.shared.isKnown(text) else {
-            throw fail(key, value, "unknown time zone")
-        }
+        guard let member = present(key) else { return nil }
+        guard view.kind(at: member) == .string else { throw fail(key, at: member, "unknown time zone") }
+        let text = tape.string(at: member)
+        guard Zones.shared.isKnown(text) else { throw fail(key, at: member, "unknown time zone") }
         return text
     }
 
     // MARK: - Structure
 
+    /// The entry of a list that must be there.
+    private func list(_ key: String) throws(FieldError) -> Int {
+        let member = try required(entry: key)
+        guard view.kind(at: member) == .array else { throw fail(key, at: member, "must be a list") }
+        return member
+    }
+
+    private func optionalList(_ key: String) throws(FieldError) -> Int? {
+        guard let member = present(key) else { return nil }
+        guard view.kind(at: member) == .array else { throw fail(key, at: member, "must be a list") }
+        return member
+    }
+
     public func array(_ key: String) throws(FieldError) -> [JSONValue] {
-        let value = try required(key)
-        guard case .array(let items) = value else { throw fail(key, value, "must be a list") }
+        let member = try list(key)
+        guard case .array(let items) = tape.value(at: member) else { return [] }
         return items
     }
 
     public func optionalArray(_ key: String) throws(FieldError) -> [JSONValue]? {
-        guard let value = value(key) else { return nil }
-        guard case .array(let items) = value else { throw fail(key, value, "must be a list") }
+        guard let member = try optionalList(key) else { return nil }
+        guard case .array(let items) = tape.value(at: member) else { return [] }
+        return items
+    }
+
+    /// One item of a list, where it is on the record's tape: read it with `element(_:_:_:)`.
+    public struct Item {
+        unowned(unsafe) let tape: JSONTape
+        let entry: Int
+        /// The item as a tree.
+        public var value: JSONValue { tape.value(at: entry) }
+    }
+
+    /// The items of a list that must be there (`services`), in order.
+    public func items(_ key: String) throws(FieldError) -> [Item] {
+        itemsOf(try list(key))
+    }
+
+    /// The items of an optional list (`impacts`, `etape`), nil when absent or `null`.
+    public func optionalItems(_ key: String) throws(FieldError) -> [Item]? {
+        try optionalList(key).map(itemsOf)
+    }
+
+    private func itemsOf(_ list: Int) -> [Item] {
+        var items: [Item] = []
+        items.reserveCapacity(view.itemCount(at: list))
+        var item = list + 1
+        while item < view.end(at: list) {
+            items.append(Item(tape: tape, entry: item))
+            item = view.end(at: item)
+        }
         return items
     }
 
     /// A nested object, read with its own path for messages (`check_out_record.`).
     public func optionalObject(_ key: String) throws(FieldError) -> RecordReader? {
-        guard let value = value(key) else { return nil }
-        guard case .object(let nested) = value else { throw fail(key, value, "must be an object") }
-        return try RecordReader(nested, path: path + key + ".")
+        guard let member = present(key) else { return nil }
+        guard view.kind(at: member) == .object else { throw fail(key, at: member, "must be an object") }
+        return try RecordReader(tape: tape, entry: member, path: path + key + ".", owner: owner)
     }
 
-    /// An element of a list that must be an object (`services[1].`).
+    /// An item of a list that must be an object (`services[1].`).
+    public func element(_ key: String, _ index: Int, _ item: Item) throws(FieldError) -> RecordReader {
+        guard view.kind(at: item.entry) == .object else {
+            throw fail("\(key)[\(index)]", item.value, "must be an object")
+        }
+        return try RecordReader(tape: tape, entry: item.entry, path: path + "\(key)[\(index)].", owner: owner)
+    }
+
+    /// The same for an item already made into a tree.
     public func element(_ key: String, _ index: Int, _ value: JSONValue) throws(FieldError) -> RecordReader {
         guard case .object(let nested) = value else { throw fail("\(key)[\(index)]", value, "must be an object") }
         return try RecordReader(nested, path: path + "\(key)[\(index)].")

@@ -44,6 +44,24 @@ public struct JSONRecord: Sendable, Equatable {
     }
 }
 
+/// One record of an export file as the reader scanned it, on the reader's tape: read its fields
+/// before asking the reader for the next record, which reuses the tape.
+public struct JSONTapeRecord {
+    /// 1-based position of the record in the file (blank JSON Lines lines are not records).
+    public let index: Int
+    /// 1-based line of the record (JSON Lines only; blank lines count).
+    public let line: Int?
+    /// Absolute offset of the record's first byte.
+    public let byteOffset: Int
+    /// The record, or (JSON Lines only) why its line is not valid JSON.
+    public let tape: Result<JSONTape, JSONSyntaxError>
+
+    /// The record with its value as a tree.
+    public var record: JSONRecord {
+        JSONRecord(index: index, line: line, byteOffset: byteOffset, value: tape.map { $0.value(at: 0) })
+    }
+}
+
 /// Malformed JSON, with the absolute byte offset where reading went wrong (and the line in JSON Lines).
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, e.g. `unexpected character 'x'`, `invalid UTF-8 byte 0xC3`, `unterminated string`.

@@ -38,7 +38,7 @@ struct JSONRecordCursor {
     }
 
     /// The next record, or nil at the end of the file; after an error, that error again.
-    mutating func next() throws -> JSONRecord? {
+    mutating func next() throws -> JSONTapeRecord? {
         if case .failed(let error) = state { throw error }
         do {
             return try step()
@@ -49,7 +49,7 @@ struct JSONRecordCursor {
         }
     }
 
-    private mutating func step() throws -> JSONRecord? {
+    private mutating func step() throws -> JSONTapeRecord? {
         while true {
             switch state {
             case .start:
@@ -113,7 +113,7 @@ struct JSONRecordCursor {
     }
 
     /// One element of the records array, whose separator has been consumed.
-    private mutating func nextElement(inWrapper: Bool) throws -> JSONRecord {
+    private mutating func nextElement(inWrapper: Bool) throws -> JSONTapeRecord {
         guard let byte = try scanner.significantByte() else { throw try scanner.endOfInput() }
         if inWrapper && byte != UInt8(ascii: "{"), let kind = JSONRecordCursor.kindOfValue(startingWith: byte) {
             throw NotAWrapper(
@@ -123,10 +123,11 @@ struct JSONRecordCursor {
                 byteOffset: scanner.offset)
         }
         let recordStart = scanner.offset
-        let value = try scanner.parseValue(recordStart: recordStart)
+        try scanner.parseRecord(recordStart: recordStart, into: scanner.recordTape)
         state = .arrayElements(first: false, inWrapper: inWrapper)
         recordCount += 1
-        return JSONRecord(index: recordCount, line: nil, byteOffset: recordStart, value: .success(value))
+        return JSONTapeRecord(
+            index: recordCount, line: nil, byteOffset: recordStart, tape: .success(scanner.recordTape))
     }
 
     /// One member of a top-level object (or its end), deciding whether it is a wrapper: one array
@@ -213,7 +214,7 @@ struct JSONRecordCursor {
     // MARK: JSON Lines
 
     /// The record on the next non-blank line.
-    private mutating func nextLine() throws -> JSONRecord? {
+    private mutating func nextLine() throws -> JSONTapeRecord? {
         while true {
             guard try scanner.significantByte() != nil else {
                 if try scanner.peek() == 0x0A {
@@ -229,13 +230,14 @@ struct JSONRecordCursor {
             let recordLine = line
             let recordStart = scanner.offset
             do {
-                let value = try scanner.parseValue(recordStart: recordStart)
+                try scanner.parseRecord(recordStart: recordStart, into: scanner.recordTape)
                 if try scanner.significantByte() != nil { throw try scanner.unexpectedCharacter() }
                 if try scanner.peek() == 0x0A {
                     scanner.position += 1
                     line += 1
                 }
-                return JSONRecord(index: recordCount, line: recordLine, byteOffset: recordStart, value: .success(value))
+                return JSONTapeRecord(
+                    index: recordCount, line: recordLine, byteOffset: recordStart, tape: .success(scanner.recordTape))
             } catch let syntaxError as JSONSyntaxError {
                 return try rejectLine(syntaxError, line: recordLine, start: recordStart)
             }
@@ -245,11 +247,10 @@ struct JSONRecordCursor {
     /// The bad line as one failed record, and the reader moved to the start of the next line.
     private mutating func rejectLine(
         _ syntaxError: JSONSyntaxError, line recordLine: Int, start: Int
-    ) throws -> JSONRecord {
+    ) throws -> JSONTapeRecord {
         if try scanner.skipLine() { line += 1 }
-        return JSONRecord(
-            index: recordCount, line: recordLine, byteOffset: start,
-            value: .failure(syntaxError.onLine(recordLine)))
+        return JSONTapeRecord(
+            index: recordCount, line: recordLine, byteOffset: start, tape: .failure(syntaxError.onLine(recordLine)))
     }
 
     // MARK: Byte order mark
@@ -267,7 +268,7 @@ struct JSONRecordCursor {
     }
 
     /// The same for JSON Lines, where a bad start is a bad first line rather than a fatal error.
-    private mutating func skipByteOrderMarkOfLines() throws -> JSONRecord? {
+    private mutating func skipByteOrderMarkOfLines() throws -> JSONTapeRecord? {
         do {
             try skipByteOrderMark()
             return nil

@@ -50,7 +50,7 @@ public final class JSONRecordReader {
     ///   - maxDepth: how many arrays and objects may nest inside one record (the record included).
     ///   - maxStringBytes: the longest string (and number literal) accepted, in UTF-8 bytes.
     ///   - maxRecordBytes: the longest record accepted, so that one huge line or element cannot
-    ///     exhaust memory as a tree.
+    ///     exhaust memory; at most 1 GiB (a record's tape counts in 32 bits).
     ///   - bufferSize: the fixed read buffer (tests use tiny ones to split every token).
     public init(
         source: ByteSource, jsonLines: Bool, maxDepth: Int = 512, maxStringBytes: Int = 16 << 20,
@@ -62,7 +62,7 @@ public final class JSONRecordReader {
         let leadingBytes = LeadingBytesSource(source)
         let scanner = JSONScanner(
             source: leadingBytes, bytes: buffer, capacity: capacity, maxDepth: max(0, maxDepth),
-            maxStringBytes: max(0, maxStringBytes), maxRecordBytes: max(0, maxRecordBytes))
+            maxStringBytes: max(0, maxStringBytes), maxRecordBytes: min(max(0, maxRecordBytes), 1 << 30))
         cursor = JSONRecordCursor(scanner: scanner, jsonLines: jsonLines, leadingBytes: leadingBytes)
     }
 
@@ -79,6 +79,12 @@ public final class JSONRecordReader {
 
     /// The next record, or nil at the end of the file.
     public func next() throws -> JSONRecord? {
+        try cursor.next()?.record
+    }
+
+    /// The next record on the reader's tape, which the call after reuses; nil at the end of the
+    /// file. The import reads records this way, with no tree made (`RecordReader`).
+    public func nextOnTape() throws -> JSONTapeRecord? {
         try cursor.next()
     }
 }

@@ -1,27 +1,47 @@
-/// Strings: a fast path that makes the `String` straight from the buffer when the whole string is
+/// Strings: a fast path that takes the bytes straight from the buffer when the whole string is
 /// there without escapes, and a path that assembles it in `scratch` otherwise.
 extension JSONScanner {
-    /// Reads a string whose opening quote is at the current position, through its closing quote.
-    /// The fast path: the whole string is in the buffer and holds no escape.
-    @inline(__always)
+    /// Reads a string whose opening quote is at the current position, through its closing quote,
+    /// as a `String` (a wrapper's member names).
     mutating func parseString() throws -> String {
-        let start = position + 1
-        let end = JSONScanner.plainRunEnd(bytes, from: start, to: limit)
-        if end < limit && bytes[end] == 0x22 && end - start <= maxStringBytes {
-            let count = end - start
-            position = end + 1
-            if count == 0 { return "" }
-            if count <= JSONSmallStringCache.maximumCount {
-                return smallStrings.string(at: bytes + start, count: count)
-            }
-            return String(decoding: UnsafeBufferPointer(start: bytes + start, count: count), as: UTF8.self)
+        if let end = plainStringEnd() {
+            defer { position = end + 1 }
+            return String(
+                decoding: UnsafeBufferPointer(start: bytes + position + 1, count: end - position - 1), as: UTF8.self)
         }
-        return try parseStringSlowly()
+        try assembleString()
+        return String(decoding: scratch, as: UTF8.self)
     }
 
-    /// Any other string: escapes, characters cut by a refill, errors. It is assembled in `scratch`.
+    /// Reads a string whose opening quote is at the current position, through its closing quote,
+    /// and appends its decoded bytes to `tape`: no `String` is made.
+    @inline(__always)
+    mutating func parseString(into tape: JSONTape) throws -> (start: Int32, count: Int32) {
+        if let end = plainStringEnd() {
+            let start = position + 1
+            position = end + 1
+            return (tape.appendBytes(bytes + start, count: end - start), Int32(truncatingIfNeeded: end - start))
+        }
+        try assembleString()
+        return scratch.withUnsafeBufferPointer { assembled in
+            guard let base = assembled.baseAddress, !assembled.isEmpty else {
+                return (tape.appendBytes(bytes, count: 0), 0)
+            }
+            return (tape.appendBytes(base, count: assembled.count), Int32(truncatingIfNeeded: assembled.count))
+        }
+    }
+
+    /// The fast path: the offset of the closing quote when the whole string is in the buffer, holds
+    /// no escape and is not too long; nil for any other string (`assembleString` reads it).
+    @inline(__always)
+    private func plainStringEnd() -> Int? {
+        let end = JSONScanner.plainRunEnd(bytes, from: position + 1, to: limit)
+        return end < limit && bytes[end] == 0x22 && end - position - 1 <= maxStringBytes ? end : nil
+    }
+
+    /// Reads the string at the current position into `scratch`, decoded, through its closing quote.
     @inline(never)
-    private mutating func parseStringSlowly() throws -> String {
+    private mutating func assembleString() throws {
         let quoteOffset = offset
         position += 1
         scratch.removeAll(keepingCapacity: true)
@@ -42,7 +62,7 @@ extension JSONScanner {
             switch byte {
             case 0x22:
                 position += 1
-                return String(decoding: scratch, as: UTF8.self)
+                return
             case 0x5C:
                 try decodeEscape(quoteOffset: quoteOffset)
             case 0x0A where lineMode:

@@ -1,114 +1,112 @@
 /// One whole JSON value (a record) as a tree, with an explicit stack of open containers: a
 /// 100,000-deep file ends with a clean error at `maxDepth`, never a stack overflow.
 extension JSONScanner {
-    /// Reads the value starting at the next significant byte. `recordStart` is the offset of the
-    /// record's first byte, for the record size limit. Depth counts the record's own containers:
-    /// a record `{}` has depth 1, and opening container number `maxDepth + 1` is an error.
+    /// Reads the value starting at the next significant byte as a tree (wrapper metadata, tests;
+    /// records go to a tape, `parseRecord`). Same grammar, limits and errors as `parseRecord`.
     mutating func parseValue(recordStart: Int) throws -> JSONValue {
-        openArrays.removeAll(keepingCapacity: true)
-        openObjects.removeAll(keepingCapacity: true)
-        openKinds.removeAll(keepingCapacity: true)
-        var depth = 0
+        try parseRecord(recordStart: recordStart, into: treeTape)
+        return treeTape.value(at: 0)
+    }
+
+    /// Reads the value starting at the next significant byte into `tape`, which is emptied first.
+    /// `recordStart` is the offset of the record's first byte, for the record size limit. Depth
+    /// counts the record's own containers: a record `{}` has depth 1, and opening container number
+    /// `maxDepth + 1` is an error. The stack of open containers is explicit: a 100,000-deep file
+    /// ends with a clean error at `maxDepth`, never a stack overflow.
+    mutating func parseRecord(recordStart: Int, into tape: JSONTape) throws {
+        tape.removeAll()
+        openContainers.removeAll(keepingCapacity: true)
+        let noName: (start: Int32, count: Int32) = (-1, 0)
+        // The open container (an entry index), -1 at the top level; whether it is an object.
+        var container = -1
         var inObject = false
-        var items: [JSONValue] = []
-        var members: [JSONObject.Member] = []
-        var key = ""
-        var value: JSONValue
+        var name = noName
 
         nextValue: while true {
             guard let byte = try significantByte() else { throw try endOfInput() }
             if offset - recordStart > maxRecordBytes {
                 throw error("record longer than \(maxRecordBytes) bytes", at: recordStart)
             }
+            if container >= 0 { tape.countItem(of: container) }
             switch byte {
             case 0x22:
-                value = .string(try parseString())
+                let text = try parseString(into: tape)
+                _ = tape.append(.string, name: name, start: text.start, count: text.count)
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = byte == UInt8(ascii: "{")
-                if depth >= maxDepth { throw error("nesting deeper than \(maxDepth)", at: offset) }
+                if openContainers.count + (container >= 0 ? 1 : 0) >= maxDepth {
+                    throw error("nesting deeper than \(maxDepth)", at: offset)
+                }
                 position += 1
                 guard let inside = try significantByte() else { throw try endOfInput() }
+                let index = tape.append(isObject ? .object : .array, name: name)
                 if inside == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     position += 1
-                    value = isObject ? .object(JSONObject()) : .array([])
                     break
                 }
-                if depth > 0 {
-                    openKinds.append(inObject)
-                    if inObject {
-                        openObjects.append((members, key))
-                    } else {
-                        openArrays.append(items)
-                    }
-                }
-                depth += 1
+                if container >= 0 { openContainers.append(container) }
+                container = index
                 inObject = isObject
-                // Records are small objects: room for a typical one at once, not 1, 2, 4, 8… .
-                if isObject {
-                    members = []
-                    members.reserveCapacity(12)
-                    key = try parseKey(position: depth == 1 ? 0 : -1)
-                } else {
-                    items = []
-                    items.reserveCapacity(4)
-                }
+                if isObject { name = try parseName(into: tape) }
                 continue nextValue
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = try parseNumber()
+                switch try parseNumber() {
+                case .integer(let number): _ = tape.append(.integer, name: name, payload: number)
+                case .number(let double, let literal):
+                    var literal = literal
+                    let text = literal.withUTF8 { (tape.appendBytes($0.baseAddress!, count: $0.count), $0.count) }
+                    _ = tape.append(
+                        .number, name: name, start: text.0, count: Int32(truncatingIfNeeded: text.1),
+                        payload: Int64(bitPattern: double.bitPattern))
+                default: preconditionFailure("parseNumber returns numbers")
+                }
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                value = try parseLiteral(byte)
+                switch try parseLiteral(byte) {
+                case .bool(let flag): _ = tape.append(.bool, flag: flag, name: name)
+                default: _ = tape.append(.null, name: name)
+                }
             default:
                 throw try unexpectedCharacter()
             }
 
-            // A value is complete: store it in its container, then close containers that end here.
+            // A value is complete: close the containers that end here.
             while true {
-                if depth == 0 { return value }
-                if inObject {
-                    members.append(JSONObject.Member(key: key, value: value))
-                } else {
-                    items.append(value)
-                }
+                if container < 0 { return }
                 guard let delimiter = try significantByte() else { throw try endOfInput() }
                 if delimiter == UInt8(ascii: ",") {
                     position += 1
-                    if inObject { key = try parseKey(position: depth == 1 ? members.count : -1) }
+                    if inObject { name = try parseName(into: tape) }
                     continue nextValue
                 }
                 guard delimiter == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
                     throw try unexpectedCharacter()
                 }
                 position += 1
-                value = inObject ? .object(JSONObject(members: members)) : .array(items)
-                depth -= 1
-                if depth > 0 {
-                    // Moved back out of the stacks, so that appending does not copy them.
-                    inObject = openKinds.removeLast()
-                    if inObject {
-                        (members, key) = openObjects.removeLast()
-                    } else {
-                        items = openArrays.removeLast()
-                    }
-                }
+                tape.close(container)
+                guard let outer = openContainers.popLast() else { return }
+                container = outer
+                inObject = tape.kind(at: outer) == .object
             }
         }
     }
 
-    /// A member name and its colon. `position` is the member's place in a record (its top-level
-    /// object), whose name is likely the one the record before had there; -1 elsewhere.
-    mutating func parseKey(position memberPosition: Int = -1) throws -> String {
+    /// A member name and its colon, the name's bytes appended to `tape`.
+    @inline(__always)
+    mutating func parseName(into tape: JSONTape) throws -> (start: Int32, count: Int32) {
         guard let quote = try significantByte() else { throw try endOfInput() }
         guard quote == 0x22 else { throw try unexpectedCharacter() }
-        let key: String
-        if memberPosition >= 0,
-            let (name, count) = names.match(memberPosition, at: bytes + position + 1, available: limit - position - 1)
-        {
-            position += count + 2
-            key = name
-        } else {
-            key = try parseString()
-            if memberPosition >= 0 { names.remember(memberPosition, key) }
-        }
+        let name = try parseString(into: tape)
+        guard let colon = try significantByte() else { throw try endOfInput() }
+        guard colon == UInt8(ascii: ":") else { throw try unexpectedCharacter() }
+        position += 1
+        return name
+    }
+
+    /// A member name and its colon (a wrapper's members).
+    mutating func parseKey() throws -> String {
+        guard let quote = try significantByte() else { throw try endOfInput() }
+        guard quote == 0x22 else { throw try unexpectedCharacter() }
+        let key = try parseString()
         guard let colon = try significantByte() else { throw try endOfInput() }
         guard colon == UInt8(ascii: ":") else { throw try unexpectedCharacter() }
         position += 1

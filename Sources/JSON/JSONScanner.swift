@@ -35,17 +35,14 @@ struct JSONScanner {
 
     static let padding = 16
 
-    /// Short strings already made, handed out again.
-    var smallStrings = JSONSmallStringCache()
-    /// The last record's member names by position, checked first when a record's name is read.
-    var names = JSONNamePredictor()
     /// Pieces of a string or number that straddles refills; its capacity is kept between tokens.
     var scratch: [UInt8] = []
-    /// Containers enclosing the one being filled by `parseValue` (whether each is an object, and
-    /// the open arrays and objects with their pending member name); capacities are kept too.
-    var openKinds: [Bool] = []
-    var openArrays: [[JSONValue]] = []
-    var openObjects: [(members: [JSONObject.Member], pendingKey: String)] = []
+    /// The containers enclosing the one being filled by `parseRecord` (their tape entries).
+    var openContainers: [Int] = []
+    /// Where `parseValue` reads a value before making its tree.
+    let treeTape = JSONTape()
+    /// Where the records are read, one after the other.
+    let recordTape = JSONTape()
 
     init(
         source: ByteSource, bytes: UnsafeMutablePointer<UInt8>, capacity: Int,

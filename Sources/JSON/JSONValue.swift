@@ -67,19 +67,20 @@ public enum JSONValue: Sendable, Equatable {
 
     /// `string` as a JSON string literal, escaped as `quoted` escapes it.
     private static func writeQuoted(_ string: String, into bytes: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { writeQuoted(utf8: $0, into: &bytes) }
+    }
+
+    /// The same for a string's UTF-8 bytes (a string on a record's tape).
+    static func writeQuoted(utf8 string: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: their bytes go in at once.
-        var string = string
-        let plain = string.withUTF8 { utf8 in
-            for byte in utf8 where byte < 0x20 || byte == 0x7F || byte == 0x22 || byte == 0x5C { return false }
-            bytes.append(contentsOf: utf8)
-            return true
-        }
-        if plain {
+        if !string.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0x22 || $0 == 0x5C }) {
+            bytes.append(contentsOf: string)
             bytes.append(UInt8(ascii: "\""))
             return
         }
-        for byte in string.utf8 {
+        for byte in string {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
                 bytes.append(UInt8(ascii: "\\"))
@@ -182,14 +183,9 @@ public struct JSONObject: Sendable, Equatable {
     }
 
     /// The first name that appears twice, byte for byte, if any.
-    public var duplicateKey: String? { duplicateKey(index: JSONMemberIndex(members)) }
-
-    /// The same, with the object's member index already made: a record whose names all have
-    /// different lengths (a task's eight do) needs no comparison of names at all.
-    public func duplicateKey(index: JSONMemberIndex) -> String? {
-        if members.count < 2 || index.lengthsDiffer { return nil }
+    public var duplicateKey: String? {
         if members.count <= 16 {
-            for i in 1..<members.count {
+            for i in members.indices.dropFirst() {
                 for j in 0..<i where JSONObject.sameName(members[j].key, members[i].key) { return members[i].key }
             }
             return nil

@@ -3,19 +3,19 @@ import XCTest
 
 @testable import JSON
 
-/// The shortcuts of issue 13's reader thread give the answers of the plain code they stand in for:
-/// `JSONMemberIndex` finds what a scan of the members finds, its repeated-name check names the
-/// name the pairwise check names, and member names predicted from the record before read as the
-/// scanner reads them (escapes and errors included).
+/// Records are read from the reader's tape (`JSONTape`, issue 13), and every answer is the one the
+/// plain code on a tree gives: a field found by its name's bytes is the first member of that name,
+/// the repeated-name check names the name a pairwise scan names, the tape makes back the value it
+/// read (and its JSON text), and a record validated on the reader's tape gives what the same record
+/// built in memory gives.
 final class JSONLookupTests: XCTestCase {
-    /// Names that meet in every way the index cares about: lengths in one class modulo 16 (2, 18,
-    /// 34), the empty name, NFC and NFD spellings of one word (equal to Swift's `==`, two names to
-    /// JSON), a prefix of another name, names of 64 bytes and more (outside the length mask),
-    /// and small and heap-held strings.
+    /// Names that meet in every way a lookup cares about: lengths that collide modulo 64 (2, 66),
+    /// the empty name, NFC and NFD spellings of one word (equal to Swift's `==`, two names to JSON),
+    /// a prefix of another name, long names, and small and heap-held strings.
     private let names: [String] = [
         "", "a", "id", "userId", "user", "state", "date", "createdAt", "completedAt",
         "ab_cdefghijklmnopq", "ab_cdefghijklmnopq_rstuvwxyz_01234", "caf\u{E9}", "cafe\u{301}",
-        String(repeating: "x", count: 64), String(repeating: "x", count: 80), String(repeating: "y", count: 15),
+        String(repeating: "x", count: 64), String(repeating: "x", count: 66), String(repeating: "y", count: 15),
     ]
 
     /// The first name met a second time, found the slow way.
@@ -29,39 +29,93 @@ final class JSONLookupTests: XCTestCase {
         return nil
     }
 
-    /// The first member's value with this name byte for byte, found the slow way.
+    /// The first member's value with this name byte for byte, `null` read as absent, found the slow way.
     private func firstValue(_ members: [JSONObject.Member], _ name: String) -> JSONValue? {
-        members.first { Array($0.key.utf8) == Array(name.utf8) }?.value
+        let value = members.first { Array($0.key.utf8) == Array(name.utf8) }?.value
+        return value == .null ? nil : value
     }
 
-    func testTheIndexFindsWhatAScanFindsInRandomObjects() throws {
+    /// Reads `text` as an array file and hands each record on the reader's tape to `body`.
+    private func eachRecordOnTape(_ text: String, _ body: (JSONTape) throws -> Void) throws {
+        let reader = JSONRecordReader(source: MemoryByteSource(Array(text.utf8)), jsonLines: false, bufferSize: 7)
+        while let record = try reader.nextOnTape() { try body(try record.tape.get()) }
+    }
+
+    /// A random value of a few levels: every kind of the tape, strings that need escapes.
+    private func randomValue(_ generator: inout SplitMix64, depth: Int = 0) -> JSONValue {
+        switch Int.random(in: 0..<(depth < 3 ? 9 : 6), using: &generator) {
+        case 0: return .null
+        case 1: return .bool(Bool.random(using: &generator))
+        case 2: return .integer(Int64.random(in: -1_000_000...1_000_000, using: &generator))
+        case 3: return .number(2.5, literal: "2.5")
+        case 4:
+            return .string(
+                ["", "plain", "tab\there", "quote\" and \\", "é ü 🚗", "\u{1}"].randomElement(using: &generator)!)
+        case 5: return .number(1.2345678901234567e19, literal: "12345678901234567890")
+        case 6, 7:
+            return .array(
+                (0..<Int.random(in: 0...3, using: &generator)).map { _ in randomValue(&generator, depth: depth + 1) })
+        default:
+            return .object(
+                JSONObject(
+                    members: (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                        JSONObject.Member(
+                            key: names.randomElement(using: &generator)!,
+                            value: randomValue(&generator, depth: depth + 1))
+                    }))
+        }
+    }
+
+    func testLookupsOnTheReadersTapeFindWhatAScanFindsInRandomObjects() throws {
         var generator = SplitMix64(seed: 13)
-        for round in 0..<3000 {
+        for round in 0..<1500 {
             let count = Int.random(in: 0...(round % 10 == 0 ? 40 : 12), using: &generator)
             // Heap-held copies of some names, so that equal names are not always the same storage.
             let members = (0..<count).map { position in
                 let name = names.randomElement(using: &generator)!
                 let key = Bool.random(using: &generator) ? name : String(decoding: Array(name.utf8), as: UTF8.self)
-                return JSONObject.Member(key: key, value: .integer(Int64(position)))
+                let value: JSONValue = position % 5 == 4 ? .null : .integer(Int64(position))
+                return JSONObject.Member(key: key, value: value)
             }
             let object = JSONObject(members: members)
-            let index = JSONMemberIndex(members)
-            XCTAssertEqual(object.duplicateKey(index: index), firstRepeated(members), "\(members.map(\.key))")
             XCTAssertEqual(object.duplicateKey, firstRepeated(members))
             for name in names {
-                XCTAssertEqual(index.value(of: name, in: object), firstValue(members, name), "\(name) in \(members)")
-                XCTAssertEqual(object[name], firstValue(members, name))
+                let found = object[name]
+                XCTAssertEqual(found == .null ? nil : found, firstValue(members, name))
             }
-            if firstRepeated(members) == nil {
-                let reader = try RecordReader(object)
-                for name in names { XCTAssertEqual(reader.value(name), firstValue(members, name)) }
+            try eachRecordOnTape("[" + JSONValue.object(object).jsonText + "]") { tape in
+                XCTAssertEqual(tape.value(at: 0), .object(object))
+                do {
+                    let reader = try RecordReader(record: tape)
+                    XCTAssertNil(firstRepeated(members), "\(members.map(\.key))")
+                    for name in names {
+                        XCTAssertEqual(reader.value(name), firstValue(members, name), "\(name) in \(members)")
+                    }
+                } catch let error as FieldError {
+                    XCTAssertEqual(error.rule, "repeated field")
+                    let repeated = try XCTUnwrap(firstRepeated(members))
+                    XCTAssertEqual(error.field, repeated.isEmpty ? "\"\"" : repeated)
+                }
             }
         }
     }
 
-    func testNamesOfOneLengthClassAreStillTold() throws {
-        // "id" (2 bytes) first in its class, so a lookup of "ab_cdefghijklmnopq" (18) starts there and
-        // must scan on; "state" is absent and its class (5) is empty.
+    func testTheTapeMakesBackTheValueAndTheTextItRead() throws {
+        var generator = SplitMix64(seed: 7)
+        var values: [JSONValue] = []
+        for _ in 0..<500 { values.append(randomValue(&generator)) }
+        var read: [JSONValue] = []
+        try eachRecordOnTape("[" + values.map(\.jsonText).joined(separator: ",\n") + "]") { tape in
+            let value = tape.value(at: 0)
+            read.append(value)
+            XCTAssertEqual(tape.jsonText(at: 0), value.jsonText)
+            XCTAssertEqual(JSONTape(value).jsonText(at: 0), value.jsonText)
+            XCTAssertEqual(JSONTape(value).value(at: 0), value)
+        }
+        XCTAssertEqual(read, values)
+    }
+
+    func testNamesOfOneLengthAreStillTold() throws {
         let members: [JSONObject.Member] = [
             .init(key: "id", value: .integer(1)), .init(key: "ab_cdefghijklmnopq", value: .integer(2)),
             .init(key: "xy", value: .integer(3)),
@@ -77,17 +131,18 @@ final class JSONLookupTests: XCTestCase {
         }
     }
 
-    func testObjectsOfMoreThan255MembersAreScanned() throws {
+    func testObjectsOfManyMembersAreCheckedWhole() throws {
         let members = (0..<300).map { JSONObject.Member(key: "field\($0)", value: .integer(Int64($0))) }
-        let object = JSONObject(members: members)
-        let index = JSONMemberIndex(members)
-        for position in [0, 254, 255, 256, 299] {
-            XCTAssertEqual(index.value(of: "field\(position)", in: object), .integer(Int64(position)))
+        let reader = try RecordReader(JSONObject(members: members))
+        for position in [0, 15, 16, 17, 254, 255, 256, 299] {
+            XCTAssertEqual(reader.value("field\(position)"), .integer(Int64(position)))
         }
-        XCTAssertNil(index.value(of: "field300", in: object))
-        XCTAssertNil(object.duplicateKey(index: index))
+        XCTAssertNil(reader.value("field300"))
         let repeated = members + [JSONObject.Member(key: "field7", value: .null)]
-        XCTAssertEqual(JSONObject(members: repeated).duplicateKey(index: JSONMemberIndex(repeated)), "field7")
+        XCTAssertEqual(JSONObject(members: repeated).duplicateKey, "field7")
+        XCTAssertThrowsError(try RecordReader(JSONObject(members: repeated))) {
+            XCTAssertEqual(($0 as? FieldError)?.description, "field field7: repeated field")
+        }
     }
 
     func testPredictedNamesReadAsTheScannerReadsThem() {

@@ -1,5 +1,6 @@
 import Foundation
 import Habits
+import Import
 import JSON
 
 /// `report-bench parse FILE [--scan-only]`: the JSON reader and the tasks validation of `report
@@ -19,12 +20,13 @@ func runParseBench(_ arguments: [String]) {
         let startCPU = processCPUSeconds()
         var records = 0
         var rejected = 0
-        while let record = try reader.next() {
+        // As the import reads them: each record on the reader's tape, validated from there.
+        while let record = try reader.nextOnTape() {
             records += 1
             guard !scanOnly else { continue }
-            switch record.value {
-            case .success(let value):
-                do { _ = try TasksImporter.validate(value) } catch { rejected += 1 }
+            switch record.tape {
+            case .success(let tape):
+                do { _ = try TasksImporter.validate(RecordReader(record: tape)) } catch { rejected += 1 }
             case .failure:
                 rejected += 1
             }

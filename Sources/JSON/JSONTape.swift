@@ -1,0 +1,314 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One record as the reader scanned it: a flat list of entries, in file order, over one buffer of
+/// bytes that holds every member name, decoded string and number literal of the record.
+///
+/// Validation reads fields straight from here: a name is found by comparing bytes, a timestamp is
+/// parsed from its bytes, and a `String` is made only for a value a record keeps. Building a
+/// `JSONValue` tree made a `String` for every name and value, an array per object, and freed
+/// them all again (issue 13's profile: about half of the reader thread). The reader fills one tape
+/// again for each record, so its storage is allocated once per file, not once per record.
+///
+/// An entry's subtree is the entries after it up to `end`: an object's members (each with its
+/// name) and an array's items, nested ones included, so a reader steps over a member in one jump.
+/// `value(at:)` makes the `JSONValue` of any entry, for error messages and the few callers that
+/// want a tree.
+public final class JSONTape {
+    public enum Kind: UInt8, Sendable {
+        case null, bool, integer, number, string, array, object
+    }
+
+    /// One value. Offsets and counts are 32-bit: a record is at most `maxRecordBytes` (64 MiB by
+    /// default, 1 GiB at most, which `JSONRecordReader` enforces), and its tape holds no more
+    /// entries or bytes than the record has bytes.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var kind: Kind
+        @usableFromInline var flag: Bool
+        @usableFromInline var nameStart: Int32
+        @usableFromInline var nameCount: Int32
+        /// A string's decoded bytes, a number's literal.
+        @usableFromInline var start: Int32
+        @usableFromInline var count: Int32
+        /// The index after this entry's subtree (`index + 1` for a scalar).
+        @usableFromInline var end: Int32
+        /// An integer's value, a number's `Double` bits, a container's number of items.
+        @usableFromInline var payload: Int64
+    }
+
+    private(set) var entries: UnsafeMutablePointer<Entry>
+    private(set) var entryCount = 0
+    private var entryCapacity: Int
+    private(set) var bytes: UnsafeMutablePointer<UInt8>
+    private(set) var byteCount = 0
+    private var byteCapacity: Int
+
+    public init() {
+        entryCapacity = 64
+        entries = .allocate(capacity: entryCapacity)
+        byteCapacity = 1024
+        bytes = .allocate(capacity: byteCapacity)
+    }
+
+    /// The tape of a value already built (a record made in a test, a list element handed back).
+    public convenience init(_ value: JSONValue) {
+        self.init()
+        append(value, name: nil)
+    }
+
+    deinit {
+        entries.deallocate()
+        bytes.deallocate()
+    }
+
+    /// Empties the tape for the next record, keeping its storage.
+    func removeAll() {
+        entryCount = 0
+        byteCount = 0
+    }
+
+    // MARK: Writing (the scanner)
+
+    /// Copies bytes to the end of the byte buffer and returns where they start.
+    @inline(__always)
+    func appendBytes(_ start: UnsafePointer<UInt8>, count: Int) -> Int32 {
+        if byteCount + count > byteCapacity { growBytes(to: byteCount + count) }
+        let at = byteCount
+        (bytes + at).initialize(from: start, count: count)
+        byteCount += count
+        return Int32(truncatingIfNeeded: at)
+    }
+
+    @inline(never)
+    private func growBytes(to needed: Int) {
+        JSONTape.grow(&bytes, count: byteCount, capacity: &byteCapacity, to: needed)
+    }
+
+    /// Moves `count` items to a new allocation of at least `needed` (doubling), freeing the old one.
+    private static func grow<Item>(
+        _ storage: inout UnsafeMutablePointer<Item>, count: Int, capacity: inout Int, to needed: Int
+    ) {
+        var larger = capacity * 2
+        while larger < needed { larger *= 2 }
+        let grown = UnsafeMutablePointer<Item>.allocate(capacity: larger)
+        grown.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        storage = grown
+        capacity = larger
+    }
+
+    /// Appends a value entry; `end` is set for a scalar and left for `close` for a container.
+    @inline(__always)
+    func append(
+        _ kind: Kind, flag: Bool = false, name: (start: Int32, count: Int32), start: Int32 = 0, count: Int32 = 0,
+        payload: Int64 = 0
+    ) -> Int {
+        if entryCount == entryCapacity {
+            JSONTape.grow(&entries, count: entryCount, capacity: &entryCapacity, to: entryCount + 1)
+        }
+        let index = entryCount
+        (entries + index).initialize(
+            to: Entry(
+                kind: kind, flag: flag, nameStart: name.start, nameCount: name.count, start: start, count: count,
+                end: Int32(truncatingIfNeeded: index + 1), payload: payload))
+        entryCount += 1
+        return index
+    }
+
+    /// Ends the container at `index`: its subtree is everything appended since.
+    @inline(__always)
+    func close(_ index: Int) {
+        entries[index].end = Int32(truncatingIfNeeded: entryCount)
+    }
+
+    /// Counts one more item of the container at `index`.
+    @inline(__always)
+    func countItem(of index: Int) {
+        entries[index].payload &+= 1
+    }
+
+    private static let noName: (start: Int32, count: Int32) = (-1, 0)
+
+    /// Appends a tree (used for values built in memory, not for what the scanner reads).
+    private func append(_ value: JSONValue, name: String?) {
+        let nameSpan = name.map { appendText($0) } ?? JSONTape.noName
+        switch value {
+        case .null: _ = append(.null, name: nameSpan)
+        case .bool(let flag): _ = append(.bool, flag: flag, name: nameSpan)
+        case .integer(let number): _ = append(.integer, name: nameSpan, payload: number)
+        case .number(let double, let literal):
+            let text = appendText(literal)
+            _ = append(
+                .number, name: nameSpan, start: text.start, count: text.count,
+                payload: Int64(bitPattern: double.bitPattern))
+        case .string(let string):
+            let text = appendText(string)
+            _ = append(.string, name: nameSpan, start: text.start, count: text.count)
+        case .array(let items):
+            let index = append(.array, name: nameSpan, payload: Int64(items.count))
+            for item in items { append(item, name: nil) }
+            close(index)
+        case .object(let object):
+            let index = append(.object, name: nameSpan, payload: Int64(object.members.count))
+            for member in object.members { append(member.value, name: member.key) }
+            close(index)
+        }
+    }
+
+    private func appendText(_ text: String) -> (start: Int32, count: Int32) {
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else { return (Int32(truncatingIfNeeded: byteCount), 0) }
+            return (appendBytes(base, count: utf8.count), Int32(truncatingIfNeeded: utf8.count))
+        }
+    }
+
+    // MARK: Reading
+
+    /// The record as it stands, for reading: valid until the tape is read into again.
+    public var view: JSONTapeView { JSONTapeView(entries: entries, bytes: bytes) }
+
+    public func kind(at index: Int) -> Kind { view.kind(at: index) }
+    public func end(at index: Int) -> Int { view.end(at: index) }
+    public func itemCount(at index: Int) -> Int { view.itemCount(at: index) }
+    public func text(at index: Int) -> UnsafeBufferPointer<UInt8> { view.text(at: index) }
+    public func name(at index: Int) -> UnsafeBufferPointer<UInt8> { view.name(at: index) }
+    func double(at index: Int) -> Double { view.double(at: index) }
+
+    /// The string (or number literal) at `index` as a `String`. No cache of short strings: most
+    /// strings a record keeps are its ids, each seen once, and a cache that misses costs more
+    /// than it saves.
+    public func string(at index: Int) -> String {
+        let text = view.text(at: index)
+        return text.isEmpty ? "" : String(decoding: text, as: UTF8.self)
+    }
+
+    /// The member name at `index` as a `String`.
+    public func nameString(at index: Int) -> String {
+        String(decoding: name(at: index), as: UTF8.self)
+    }
+
+    /// The entry at `index` as compact JSON text: what `value(at: index).jsonText` gives.
+    public func jsonText(at index: Int) -> String {
+        jsonScratch.removeAll(keepingCapacity: true)
+        write(index, into: &jsonScratch)
+        return String(decoding: jsonScratch, as: UTF8.self)
+    }
+
+    /// Where `jsonText` writes, its capacity kept from one record to the next.
+    private var jsonScratch: [UInt8] = []
+
+    private func write(_ index: Int, into text: inout [UInt8]) {
+        switch entries[index].kind {
+        case .null: text.append(contentsOf: "null".utf8)
+        case .bool: text.append(contentsOf: (entries[index].flag ? "true" : "false").utf8)
+        case .integer: text.append(contentsOf: String(entries[index].payload).utf8)
+        case .number: text.append(contentsOf: self.text(at: index))
+        case .string: JSONValue.writeQuoted(utf8: self.text(at: index), into: &text)
+        case .array, .object:
+            let isObject = entries[index].kind == .object
+            text.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            var item = index + 1
+            while item < end(at: index) {
+                if item > index + 1 { text.append(UInt8(ascii: ",")) }
+                if isObject {
+                    JSONValue.writeQuoted(utf8: name(at: item), into: &text)
+                    text.append(UInt8(ascii: ":"))
+                }
+                write(item, into: &text)
+                item = end(at: item)
+            }
+            text.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        }
+    }
+
+    /// The `JSONValue` of the entry at `index` and its subtree.
+    public func value(at index: Int = 0) -> JSONValue {
+        switch entries[index].kind {
+        case .null: return .null
+        case .bool: return .bool(entries[index].flag)
+        case .integer: return .integer(entries[index].payload)
+        case .number: return .number(double(at: index), literal: string(at: index))
+        case .string: return .string(string(at: index))
+        case .array:
+            var items: [JSONValue] = []
+            items.reserveCapacity(itemCount(at: index))
+            var item = index + 1
+            while item < end(at: index) {
+                items.append(value(at: item))
+                item = end(at: item)
+            }
+            return .array(items)
+        case .object:
+            var members: [JSONObject.Member] = []
+            members.reserveCapacity(itemCount(at: index))
+            var member = index + 1
+            while member < end(at: index) {
+                members.append(JSONObject.Member(key: nameString(at: member), value: value(at: member)))
+                member = end(at: member)
+            }
+            return .object(JSONObject(members: members))
+        }
+    }
+}
+
+/// A complete record on a tape, read through raw pointers: no reference counting and no
+/// exclusivity check per access (the tape is a class), and inlined into the validation of every
+/// kind. Valid until the tape is read into again.
+public struct JSONTapeView {
+    @usableFromInline let entries: UnsafePointer<JSONTape.Entry>
+    @usableFromInline let bytes: UnsafePointer<UInt8>
+
+    init(entries: UnsafeMutablePointer<JSONTape.Entry>, bytes: UnsafeMutablePointer<UInt8>) {
+        self.entries = UnsafePointer(entries)
+        self.bytes = UnsafePointer(bytes)
+    }
+
+    @inlinable @inline(__always)
+    public func kind(at index: Int) -> JSONTape.Kind { entries[index].kind }
+
+    /// The index after the subtree of the entry at `index`: the next member or item.
+    @inlinable @inline(__always)
+    public func end(at index: Int) -> Int { Int(entries[index].end) }
+
+    /// A container's number of items (an object's members, an array's elements).
+    @inlinable @inline(__always)
+    public func itemCount(at index: Int) -> Int { Int(entries[index].payload) }
+
+    @inlinable @inline(__always)
+    public func bool(at index: Int) -> Bool { entries[index].flag }
+
+    @inlinable @inline(__always)
+    public func integer(at index: Int) -> Int64 { entries[index].payload }
+
+    @inlinable @inline(__always)
+    public func double(at index: Int) -> Double { Double(bitPattern: UInt64(bitPattern: entries[index].payload)) }
+
+    /// A string's decoded bytes, or a number's literal.
+    @inlinable @inline(__always)
+    public func text(at index: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytes + Int(entries[index].start), count: Int(entries[index].count))
+    }
+
+    /// A member's name as bytes (empty for an array item or the record itself).
+    @inlinable @inline(__always)
+    public func name(at index: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytes + Int(max(0, entries[index].nameStart)), count: Int(entries[index].nameCount))
+    }
+
+    /// The length of a member's name in bytes.
+    @inlinable @inline(__always)
+    public func nameCount(at index: Int) -> Int { Int(entries[index].nameCount) }
+
+    /// Whether the member at `index` is named `key`, byte for byte (as JSON compares names).
+    @inlinable @inline(__always)
+    public func hasName(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let entry = entries[index]
+        guard Int(entry.nameCount) == key.count else { return false }
+        return key.count == 0 || memcmp(bytes + Int(entry.nameStart), key.baseAddress!, key.count) == 0
+    }
+}
