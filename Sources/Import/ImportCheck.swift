@@ -17,8 +17,10 @@ extension Importer {
         let file = try FileByteSource(path: entry.path)
         let source: ByteSource = compressed ? try GzipByteSource(file, name: entry.displayName) : file
         let validate = try module.makeImporter(kind, database).validate
-        // The same reading and validation as an import, on the reader thread; nothing is stored.
-        let reader = RecordPipeline(reader: JSONRecordReader(source: source, jsonLines: jsonLines), validate: validate)
+        // Nothing is stored, so this thread validates while the reader thread reads the next batch.
+        let reader = RecordPipeline(
+            reader: JSONRecordReader(source: source, jsonLines: jsonLines), validate: validate,
+            validatesOnReader: false)
         defer { reader.close() }
         var outcome = FileOutcome(file: entry.displayName, kind: kind, status: .checked)
         var lastProgress = DispatchTime.now().uptimeNanoseconds

@@ -9,16 +9,20 @@ import JSON
 /// error ends the queue and is rethrown, in order, by `next()`. Closing the pipeline early (a
 /// `--strict` failure, a SQLite error) stops the reader thread.
 ///
-/// Records are validated on the reader thread, straight from the reader's tape (no tree is made),
-/// so only validated records and rejections cross to the other thread.
+/// Records are read onto tapes (`JSONTape`, no tree) and validated from there. Where is the
+/// caller's choice: on the reader thread for an import (the database thread is the one that bounds
+/// it), straight from the reader's own tape; or on the thread that calls `next()` for `report
+/// check`, which stores nothing, so that parsing and validation share the two cores: the reader
+/// thread then appends each batch's records to a tape of the batch's own, handed over whole. Either
+/// way it is the same validation, by `check(_:)`.
 final class RecordPipeline: @unchecked Sendable {
     private let condition = NSCondition()
-    private var batches: [[Item]] = []
+    private var batches: [[Slot]] = []
     /// Batches the database thread is done with, handed back so that the reader thread frees
     /// their records (the strings and boxes it allocated): frees off the thread that bounds the
     /// import, and into the allocator's arena of the thread that made them.
-    private var spent: [[Item]] = []
-    private var current: [Item] = []
+    private var spent: [[Slot]] = []
+    private var current: [Slot] = []
     private var currentIndex = 0
     private var finished = false
     private var failure: (any Error)?
@@ -36,16 +40,27 @@ final class RecordPipeline: @unchecked Sendable {
         let result: Result<ValidatedRecord, Rejection>
     }
 
-    private let validate: @Sendable (RecordReader) throws(FieldError) -> ValidatedRecord
+    /// A record as queued: validated by the reader thread, or as read onto its batch's tape, for
+    /// `next()` to validate. Unchecked: a batch's tape is written by the reader thread before the
+    /// batch is queued (under the lock) and only read after, by the thread that took it.
+    private enum Slot: @unchecked Sendable {
+        case checked(Item)
+        case read(JSONTapeRecord)
+    }
 
-    /// Starts reading at once on a new thread.
+    private let validate: @Sendable (RecordReader) throws(FieldError) -> ValidatedRecord
+    private let validatesOnReader: Bool
+
+    /// Starts reading at once on a new thread. `validatesOnReader` false leaves validation to the
+    /// thread that calls `next()`.
     init(
         reader: JSONRecordReader, validate: @escaping @Sendable (RecordReader) throws(FieldError) -> ValidatedRecord,
-        batchSize: Int = 256, maximumBatches: Int = 8
+        validatesOnReader: Bool = true, batchSize: Int = 256, maximumBatches: Int = 8
     ) {
         self.batchSize = batchSize
         self.maximumBatches = maximumBatches
         self.validate = validate
+        self.validatesOnReader = validatesOnReader
         let box = ReaderBox(reader: reader)
         let thread = Thread { [self] in self.produce(box.reader) }
         thread.name = "report-json-reader"
@@ -78,7 +93,7 @@ final class RecordPipeline: @unchecked Sendable {
     func next() throws -> Item? {
         if currentIndex < current.count {
             defer { currentIndex += 1 }
-            return current[currentIndex]
+            return item(current[currentIndex])
         }
         condition.lock()
         while batches.isEmpty && !finished { condition.wait() }
@@ -93,7 +108,15 @@ final class RecordPipeline: @unchecked Sendable {
         currentIndex = 1
         condition.broadcast()
         condition.unlock()
-        return current[0]
+        return item(current[0])
+    }
+
+    @inline(__always)
+    private func item(_ slot: Slot) -> Item {
+        switch slot {
+        case .checked(let item): return item
+        case .read(let record): return check(record)
+        }
     }
 
     /// Stops the reader thread and waits for it, so that the file is closed when this returns.
@@ -108,13 +131,14 @@ final class RecordPipeline: @unchecked Sendable {
     }
 
     private func produce(_ reader: JSONRecordReader) {
-        var batch: [Item] = []
+        var batch: [Slot] = []
+        var batchTape = validatesOnReader ? nil : JSONTape()
         batch.reserveCapacity(batchSize)
         var error: (any Error)?
         while true {
             do {
-                guard let record = try reader.nextOnTape() else { break }
-                batch.append(check(record))
+                guard let record = try reader.nextOnTape(appendingTo: batchTape) else { break }
+                batch.append(validatesOnReader ? .checked(check(record)) : .read(record))
             } catch let thrown {
                 error = thrown
                 break
@@ -122,6 +146,7 @@ final class RecordPipeline: @unchecked Sendable {
             if batch.count == batchSize {
                 guard push(batch, consumed: reader.bytesConsumed) else { return finish(nil) }
                 batch.removeAll(keepingCapacity: true)
+                if batchTape != nil { batchTape = JSONTape() }
             }
         }
         if !batch.isEmpty, !push(batch, consumed: reader.bytesConsumed) { return finish(nil) }
@@ -143,22 +168,23 @@ final class RecordPipeline: @unchecked Sendable {
                         rule: "invalid JSON: \(syntax.message) at byte \(syntax.byteOffset)")))
         case .success(let tape):
             do {
-                let fields = try RecordReader(record: tape)
+                let fields = try RecordReader(record: tape, at: record.root)
                 return Item(index: record.index, line: record.line, result: .success(try validate(fields)))
             } catch {
                 return Item(
                     index: record.index, line: record.line,
                     result: .failure(
                         Rejection(
-                            position: record.index, line: record.line, recordId: RecordReader.looseId(tape),
+                            position: record.index, line: record.line,
+                            recordId: RecordReader.looseId(tape, at: record.root),
                             field: error.field, value: error.value, rule: error.rule)))
             }
         }
     }
 
     /// Queues a batch, waiting while the queue is full; false when the pipeline was closed.
-    private func push(_ batch: [Item], consumed bytes: Int) -> Bool {
-        var done: [[Item]] = []
+    private func push(_ batch: [Slot], consumed bytes: Int) -> Bool {
+        var done: [[Slot]] = []
         defer { done.removeAll() }  // after the unlock below (defers run last to first)
         condition.lock(); defer { condition.unlock() }
         while batches.count >= maximumBatches && !cancelled { condition.wait() }

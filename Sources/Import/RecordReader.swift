@@ -56,12 +56,12 @@ public struct RecordReader {
         try self.init(object)
     }
 
-    /// The record the reader has just read onto `tape`, which must be an object.
-    public init(record tape: JSONTape) throws(FieldError) {
-        guard tape.kind(at: 0) == .object else {
-            throw FieldError(field: "(record)", value: tape.value(at: 0).excerpt(), rule: "not an object")
+    /// The record at entry `root` of `tape` (where the reader put it), which must be an object.
+    public init(record tape: JSONTape, at root: Int = 0) throws(FieldError) {
+        guard tape.kind(at: root) == .object else {
+            throw FieldError(field: "(record)", value: tape.value(at: root).excerpt(), rule: "not an object")
         }
-        try self.init(tape: tape, entry: 0, path: "")
+        try self.init(tape: tape, entry: root, path: "")
     }
 
     /// The first member name that an earlier member already has, byte for byte.
@@ -114,14 +114,14 @@ public struct RecordReader {
         }
     }
 
-    /// The same for the record on `tape`.
-    public static func looseId(_ tape: JSONTape) -> String? {
+    /// The same for the record at entry `root` of `tape`.
+    public static func looseId(_ tape: JSONTape, at root: Int = 0) -> String? {
         let view = tape.view
-        guard view.kind(at: 0) == .object else { return nil }
+        guard view.kind(at: root) == .object else { return nil }
         var key = "id"
         let id: Int? = key.withUTF8 { name in
-            var member = 1
-            while member < view.end(at: 0) {
+            var member = root + 1
+            while member < view.end(at: root) {
                 if view.hasName(at: member, name) { return member }
                 member = view.end(at: member)
             }

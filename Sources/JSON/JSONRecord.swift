@@ -44,8 +44,8 @@ public struct JSONRecord: Sendable, Equatable {
     }
 }
 
-/// One record of an export file as the reader scanned it, on the reader's tape: read its fields
-/// before asking the reader for the next record, which reuses the tape.
+/// One record of an export file as the reader scanned it, on a tape: the reader's own, which the
+/// next record reuses (read the fields first), or one the caller fills with a batch of records.
 public struct JSONTapeRecord {
     /// 1-based position of the record in the file (blank JSON Lines lines are not records).
     public let index: Int
@@ -55,10 +55,12 @@ public struct JSONTapeRecord {
     public let byteOffset: Int
     /// The record, or (JSON Lines only) why its line is not valid JSON.
     public let tape: Result<JSONTape, JSONSyntaxError>
+    /// The record's entry on its tape.
+    public var root = 0
 
     /// The record with its value as a tree.
     public var record: JSONRecord {
-        JSONRecord(index: index, line: line, byteOffset: byteOffset, value: tape.map { $0.value(at: 0) })
+        JSONRecord(index: index, line: line, byteOffset: byteOffset, value: tape.map { $0.value(at: root) })
     }
 }
 

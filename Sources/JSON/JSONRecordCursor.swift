@@ -22,6 +22,9 @@ struct JSONRecordCursor {
 
     let jsonLines: Bool
     var state = State.start
+    /// The tape the next records are appended to, when the caller reads a batch onto one; nil to
+    /// read each record onto the scanner's own tape.
+    var batch: JSONTape?
     private var recordCount = 0
     /// JSON Lines: the 1-based line of the next unread byte.
     private var line = 1
@@ -123,11 +126,11 @@ struct JSONRecordCursor {
                 byteOffset: scanner.offset)
         }
         let recordStart = scanner.offset
-        try scanner.parseRecord(recordStart: recordStart, into: scanner.recordTape)
+        let tape = batch ?? scanner.recordTape
+        let root = try scanner.parseRecord(recordStart: recordStart, into: tape, appending: batch != nil)
         state = .arrayElements(first: false, inWrapper: inWrapper)
         recordCount += 1
-        return JSONTapeRecord(
-            index: recordCount, line: nil, byteOffset: recordStart, tape: .success(scanner.recordTape))
+        return JSONTapeRecord(index: recordCount, line: nil, byteOffset: recordStart, tape: .success(tape), root: root)
     }
 
     /// One member of a top-level object (or its end), deciding whether it is a wrapper: one array
@@ -230,14 +233,15 @@ struct JSONRecordCursor {
             let recordLine = line
             let recordStart = scanner.offset
             do {
-                try scanner.parseRecord(recordStart: recordStart, into: scanner.recordTape)
+                let tape = batch ?? scanner.recordTape
+                let root = try scanner.parseRecord(recordStart: recordStart, into: tape, appending: batch != nil)
                 if try scanner.significantByte() != nil { throw try scanner.unexpectedCharacter() }
                 if try scanner.peek() == 0x0A {
                     scanner.position += 1
                     line += 1
                 }
                 return JSONTapeRecord(
-                    index: recordCount, line: recordLine, byteOffset: recordStart, tape: .success(scanner.recordTape))
+                    index: recordCount, line: recordLine, byteOffset: recordStart, tape: .success(tape), root: root)
             } catch let syntaxError as JSONSyntaxError {
                 return try rejectLine(syntaxError, line: recordLine, start: recordStart)
             }

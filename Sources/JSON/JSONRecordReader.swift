@@ -83,8 +83,12 @@ public final class JSONRecordReader {
     }
 
     /// The next record on the reader's tape, which the call after reuses; nil at the end of the
-    /// file. The import reads records this way, with no tree made (`RecordReader`).
-    public func nextOnTape() throws -> JSONTapeRecord? {
-        try cursor.next()
+    /// file. The import reads records this way, with no tree made (`RecordReader`). With `batch`,
+    /// the record is appended to that tape instead, and stays there for another thread to read
+    /// once the batch is handed over (`report check`).
+    public func nextOnTape(appendingTo batch: JSONTape? = nil) throws -> JSONTapeRecord? {
+        cursor.batch = batch
+        defer { cursor.batch = nil }
+        return try cursor.next()
     }
 }

@@ -16,7 +16,7 @@ extension JSONScanner {
     /// Reads a string whose opening quote is at the current position, through its closing quote,
     /// and appends its decoded bytes to `tape`: no `String` is made.
     @inline(__always)
-    mutating func parseString(into tape: JSONTape) throws -> (start: Int32, count: Int32) {
+    mutating func parseString(into tape: inout JSONTape.Storage) throws -> (start: Int32, count: Int32) {
         if let end = plainStringEnd() {
             let start = position + 1
             position = end + 1

@@ -8,13 +8,31 @@ extension JSONScanner {
         return treeTape.value(at: 0)
     }
 
-    /// Reads the value starting at the next significant byte into `tape`, which is emptied first.
-    /// `recordStart` is the offset of the record's first byte, for the record size limit. Depth
-    /// counts the record's own containers: a record `{}` has depth 1, and opening container number
-    /// `maxDepth + 1` is an error. The stack of open containers is explicit: a 100,000-deep file
-    /// ends with a clean error at `maxDepth`, never a stack overflow.
-    mutating func parseRecord(recordStart: Int, into tape: JSONTape) throws {
-        tape.removeAll()
+    /// Reads the value starting at the next significant byte onto `tape`, emptied first unless
+    /// `appending` (a batch of records on one tape); returns the value's entry. After an error
+    /// the tape is as it was before the call.
+    @discardableResult
+    mutating func parseRecord(recordStart: Int, into tape: JSONTape, appending: Bool = false) throws -> Int {
+        // The tape's storage is taken out for the record and put back after (see `JSONTape.Storage`).
+        var storage = tape.storage
+        defer { tape.storage = storage }
+        if !appending { storage.removeAll() }
+        let mark = storage.mark
+        do {
+            try parseRecord(recordStart: recordStart, onto: &storage)
+            return mark.entries
+        } catch {
+            storage.truncate(to: mark)
+            throw error
+        }
+    }
+
+    /// Appends the value starting at the next significant byte to `tape`. `recordStart` is the
+    /// offset of the record's first byte, for the record size limit. Depth counts the record's own
+    /// containers: a record `{}` has depth 1, and opening container number `maxDepth + 1` is an
+    /// error. The stack of open containers is explicit: a 100,000-deep file ends with a clean error
+    /// at `maxDepth`, never a stack overflow.
+    private mutating func parseRecord(recordStart: Int, onto tape: inout JSONTape.Storage) throws {
         openContainers.removeAll(keepingCapacity: true)
         let noName: (start: Int32, count: Int32) = (-1, 0)
         // The open container (an entry index), -1 at the top level; whether it is an object.
@@ -30,7 +48,7 @@ extension JSONScanner {
             if container >= 0 { tape.countItem(of: container) }
             switch byte {
             case 0x22:
-                let text = try parseString(into: tape)
+                let text = try parseString(into: &tape)
                 _ = tape.append(.string, name: name, start: text.start, count: text.count)
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = byte == UInt8(ascii: "{")
@@ -47,7 +65,7 @@ extension JSONScanner {
                 if container >= 0 { openContainers.append(container) }
                 container = index
                 inObject = isObject
-                if isObject { name = try parseName(into: tape) }
+                if isObject { name = try parseName(into: &tape) }
                 continue nextValue
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 switch try parseNumber() {
@@ -75,7 +93,7 @@ extension JSONScanner {
                 guard let delimiter = try significantByte() else { throw try endOfInput() }
                 if delimiter == UInt8(ascii: ",") {
                     position += 1
-                    if inObject { name = try parseName(into: tape) }
+                    if inObject { name = try parseName(into: &tape) }
                     continue nextValue
                 }
                 guard delimiter == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
@@ -85,17 +103,17 @@ extension JSONScanner {
                 tape.close(container)
                 guard let outer = openContainers.popLast() else { return }
                 container = outer
-                inObject = tape.kind(at: outer) == .object
+                inObject = tape.entries[outer].kind == .object
             }
         }
     }
 
     /// A member name and its colon, the name's bytes appended to `tape`.
     @inline(__always)
-    mutating func parseName(into tape: JSONTape) throws -> (start: Int32, count: Int32) {
+    mutating func parseName(into tape: inout JSONTape.Storage) throws -> (start: Int32, count: Int32) {
         guard let quote = try significantByte() else { throw try endOfInput() }
         guard quote == 0x22 else { throw try unexpectedCharacter() }
-        let name = try parseString(into: tape)
+        let name = try parseString(into: &tape)
         guard let colon = try significantByte() else { throw try endOfInput() }
         guard colon == UInt8(ascii: ":") else { throw try unexpectedCharacter() }
         position += 1

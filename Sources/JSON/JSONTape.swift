@@ -40,19 +40,100 @@ public final class JSONTape {
         @usableFromInline var payload: Int64
     }
 
-    private(set) var entries: UnsafeMutablePointer<Entry>
-    private(set) var entryCount = 0
-    private var entryCapacity: Int
-    private(set) var bytes: UnsafeMutablePointer<UInt8>
-    private(set) var byteCount = 0
-    private var byteCapacity: Int
+    /// What the tape holds, in a struct: the scanner takes it out for a record, appends every
+    /// token to its own copy and puts it back, so that appending is plain stores with no access
+    /// check of a class property per token (those checks were a fifth of `report check`'s time).
+    struct Storage {
+        var entries: UnsafeMutablePointer<Entry>
+        var entryCount = 0
+        var entryCapacity: Int
+        var bytes: UnsafeMutablePointer<UInt8>
+        var byteCount = 0
+        var byteCapacity: Int
 
-    public init() {
-        entryCapacity = 64
-        entries = .allocate(capacity: entryCapacity)
-        byteCapacity = 1024
-        bytes = .allocate(capacity: byteCapacity)
+        init() {
+            entryCapacity = 64
+            entries = .allocate(capacity: entryCapacity)
+            byteCapacity = 1024
+            bytes = .allocate(capacity: byteCapacity)
+        }
+
+        var view: JSONTapeView { JSONTapeView(entries: entries, bytes: bytes) }
+
+        /// Empties the tape for the next record, keeping its storage.
+        mutating func removeAll() {
+            entryCount = 0
+            byteCount = 0
+        }
+
+        /// How much the tape holds, to go back to after a record that failed half-way.
+        var mark: (entries: Int, bytes: Int) { (entryCount, byteCount) }
+
+        mutating func truncate(to mark: (entries: Int, bytes: Int)) {
+            entryCount = mark.entries
+            byteCount = mark.bytes
+        }
+
+        /// Copies bytes to the end of the byte buffer and returns where they start.
+        @inline(__always)
+        mutating func appendBytes(_ start: UnsafePointer<UInt8>, count: Int) -> Int32 {
+            if byteCount + count > byteCapacity {
+                Storage.grow(&bytes, count: byteCount, capacity: &byteCapacity, to: byteCount + count)
+            }
+            let at = byteCount
+            (bytes + at).initialize(from: start, count: count)
+            byteCount += count
+            return Int32(truncatingIfNeeded: at)
+        }
+
+        /// Appends a value entry; `end` is set for a scalar and left for `close` for a container.
+        @inline(__always)
+        mutating func append(
+            _ kind: Kind, flag: Bool = false, name: (start: Int32, count: Int32), start: Int32 = 0,
+            count: Int32 = 0, payload: Int64 = 0
+        ) -> Int {
+            if entryCount == entryCapacity {
+                Storage.grow(&entries, count: entryCount, capacity: &entryCapacity, to: entryCount + 1)
+            }
+            let index = entryCount
+            (entries + index).initialize(
+                to: Entry(
+                    kind: kind, flag: flag, nameStart: name.start, nameCount: name.count, start: start, count: count,
+                    end: Int32(truncatingIfNeeded: index + 1), payload: payload))
+            entryCount += 1
+            return index
+        }
+
+        /// Ends the container at `index`: its subtree is everything appended since.
+        @inline(__always)
+        mutating func close(_ index: Int) {
+            entries[index].end = Int32(truncatingIfNeeded: entryCount)
+        }
+
+        /// Counts one more item of the container at `index`.
+        @inline(__always)
+        mutating func countItem(of index: Int) {
+            entries[index].payload &+= 1
+        }
+
+        /// Moves `count` items to a new allocation of at least `needed` (doubling), freeing the old one.
+        @inline(never)
+        private static func grow<Item>(
+            _ storage: inout UnsafeMutablePointer<Item>, count: Int, capacity: inout Int, to needed: Int
+        ) {
+            var larger = capacity * 2
+            while larger < needed { larger *= 2 }
+            let grown = UnsafeMutablePointer<Item>.allocate(capacity: larger)
+            grown.moveInitialize(from: storage, count: count)
+            storage.deallocate()
+            storage = grown
+            capacity = larger
+        }
     }
+
+    var storage = Storage()
+
+    public init() {}
 
     /// The tape of a value already built (a record made in a test, a list element handed back).
     public convenience init(_ value: JSONValue) {
@@ -61,74 +142,8 @@ public final class JSONTape {
     }
 
     deinit {
-        entries.deallocate()
-        bytes.deallocate()
-    }
-
-    /// Empties the tape for the next record, keeping its storage.
-    func removeAll() {
-        entryCount = 0
-        byteCount = 0
-    }
-
-    // MARK: Writing (the scanner)
-
-    /// Copies bytes to the end of the byte buffer and returns where they start.
-    @inline(__always)
-    func appendBytes(_ start: UnsafePointer<UInt8>, count: Int) -> Int32 {
-        if byteCount + count > byteCapacity { growBytes(to: byteCount + count) }
-        let at = byteCount
-        (bytes + at).initialize(from: start, count: count)
-        byteCount += count
-        return Int32(truncatingIfNeeded: at)
-    }
-
-    @inline(never)
-    private func growBytes(to needed: Int) {
-        JSONTape.grow(&bytes, count: byteCount, capacity: &byteCapacity, to: needed)
-    }
-
-    /// Moves `count` items to a new allocation of at least `needed` (doubling), freeing the old one.
-    private static func grow<Item>(
-        _ storage: inout UnsafeMutablePointer<Item>, count: Int, capacity: inout Int, to needed: Int
-    ) {
-        var larger = capacity * 2
-        while larger < needed { larger *= 2 }
-        let grown = UnsafeMutablePointer<Item>.allocate(capacity: larger)
-        grown.moveInitialize(from: storage, count: count)
-        storage.deallocate()
-        storage = grown
-        capacity = larger
-    }
-
-    /// Appends a value entry; `end` is set for a scalar and left for `close` for a container.
-    @inline(__always)
-    func append(
-        _ kind: Kind, flag: Bool = false, name: (start: Int32, count: Int32), start: Int32 = 0, count: Int32 = 0,
-        payload: Int64 = 0
-    ) -> Int {
-        if entryCount == entryCapacity {
-            JSONTape.grow(&entries, count: entryCount, capacity: &entryCapacity, to: entryCount + 1)
-        }
-        let index = entryCount
-        (entries + index).initialize(
-            to: Entry(
-                kind: kind, flag: flag, nameStart: name.start, nameCount: name.count, start: start, count: count,
-                end: Int32(truncatingIfNeeded: index + 1), payload: payload))
-        entryCount += 1
-        return index
-    }
-
-    /// Ends the container at `index`: its subtree is everything appended since.
-    @inline(__always)
-    func close(_ index: Int) {
-        entries[index].end = Int32(truncatingIfNeeded: entryCount)
-    }
-
-    /// Counts one more item of the container at `index`.
-    @inline(__always)
-    func countItem(of index: Int) {
-        entries[index].payload &+= 1
+        storage.entries.deallocate()
+        storage.bytes.deallocate()
     }
 
     private static let noName: (start: Int32, count: Int32) = (-1, 0)
@@ -137,40 +152,40 @@ public final class JSONTape {
     private func append(_ value: JSONValue, name: String?) {
         let nameSpan = name.map { appendText($0) } ?? JSONTape.noName
         switch value {
-        case .null: _ = append(.null, name: nameSpan)
-        case .bool(let flag): _ = append(.bool, flag: flag, name: nameSpan)
-        case .integer(let number): _ = append(.integer, name: nameSpan, payload: number)
+        case .null: _ = storage.append(.null, name: nameSpan)
+        case .bool(let flag): _ = storage.append(.bool, flag: flag, name: nameSpan)
+        case .integer(let number): _ = storage.append(.integer, name: nameSpan, payload: number)
         case .number(let double, let literal):
             let text = appendText(literal)
-            _ = append(
+            _ = storage.append(
                 .number, name: nameSpan, start: text.start, count: text.count,
                 payload: Int64(bitPattern: double.bitPattern))
         case .string(let string):
             let text = appendText(string)
-            _ = append(.string, name: nameSpan, start: text.start, count: text.count)
+            _ = storage.append(.string, name: nameSpan, start: text.start, count: text.count)
         case .array(let items):
-            let index = append(.array, name: nameSpan, payload: Int64(items.count))
+            let index = storage.append(.array, name: nameSpan, payload: Int64(items.count))
             for item in items { append(item, name: nil) }
-            close(index)
+            storage.close(index)
         case .object(let object):
-            let index = append(.object, name: nameSpan, payload: Int64(object.members.count))
+            let index = storage.append(.object, name: nameSpan, payload: Int64(object.members.count))
             for member in object.members { append(member.value, name: member.key) }
-            close(index)
+            storage.close(index)
         }
     }
 
     private func appendText(_ text: String) -> (start: Int32, count: Int32) {
         var text = text
         return text.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return (Int32(truncatingIfNeeded: byteCount), 0) }
-            return (appendBytes(base, count: utf8.count), Int32(truncatingIfNeeded: utf8.count))
+            guard let base = utf8.baseAddress else { return (Int32(truncatingIfNeeded: storage.byteCount), 0) }
+            return (storage.appendBytes(base, count: utf8.count), Int32(truncatingIfNeeded: utf8.count))
         }
     }
 
     // MARK: Reading
 
     /// The record as it stands, for reading: valid until the tape is read into again.
-    public var view: JSONTapeView { JSONTapeView(entries: entries, bytes: bytes) }
+    public var view: JSONTapeView { storage.view }
 
     public func kind(at index: Int) -> Kind { view.kind(at: index) }
     public func end(at index: Int) -> Int { view.end(at: index) }
@@ -182,10 +197,7 @@ public final class JSONTape {
     /// The string (or number literal) at `index` as a `String`. No cache of short strings: most
     /// strings a record keeps are its ids, each seen once, and a cache that misses costs more
     /// than it saves.
-    public func string(at index: Int) -> String {
-        let text = view.text(at: index)
-        return text.isEmpty ? "" : String(decoding: text, as: UTF8.self)
-    }
+    public func string(at index: Int) -> String { view.string(at: index) }
 
     /// The member name at `index` as a `String`.
     public func nameString(at index: Int) -> String {
@@ -203,14 +215,15 @@ public final class JSONTape {
     private var jsonScratch: [UInt8] = []
 
     private func write(_ index: Int, into text: inout [UInt8]) {
-        switch entries[index].kind {
+        let view = self.view
+        switch view.kind(at: index) {
         case .null: text.append(contentsOf: "null".utf8)
-        case .bool: text.append(contentsOf: (entries[index].flag ? "true" : "false").utf8)
-        case .integer: text.append(contentsOf: String(entries[index].payload).utf8)
+        case .bool: text.append(contentsOf: (view.bool(at: index) ? "true" : "false").utf8)
+        case .integer: text.append(contentsOf: String(view.integer(at: index)).utf8)
         case .number: text.append(contentsOf: self.text(at: index))
         case .string: JSONValue.writeQuoted(utf8: self.text(at: index), into: &text)
         case .array, .object:
-            let isObject = entries[index].kind == .object
+            let isObject = view.kind(at: index) == .object
             text.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
             var item = index + 1
             while item < end(at: index) {
@@ -228,10 +241,11 @@ public final class JSONTape {
 
     /// The `JSONValue` of the entry at `index` and its subtree.
     public func value(at index: Int = 0) -> JSONValue {
-        switch entries[index].kind {
+        let view = self.view
+        switch view.kind(at: index) {
         case .null: return .null
-        case .bool: return .bool(entries[index].flag)
-        case .integer: return .integer(entries[index].payload)
+        case .bool: return .bool(view.bool(at: index))
+        case .integer: return .integer(view.integer(at: index))
         case .number: return .number(double(at: index), literal: string(at: index))
         case .string: return .string(string(at: index))
         case .array:
@@ -303,6 +317,13 @@ public struct JSONTapeView {
     /// The length of a member's name in bytes.
     @inlinable @inline(__always)
     public func nameCount(at index: Int) -> Int { Int(entries[index].nameCount) }
+
+    /// The string (or number literal) at `index` as a `String`.
+    @inlinable
+    public func string(at index: Int) -> String {
+        let text = text(at: index)
+        return text.isEmpty ? "" : String(decoding: text, as: UTF8.self)
+    }
 
     /// Whether the member at `index` is named `key`, byte for byte (as JSON compares names).
     @inlinable @inline(__always)
