@@ -129,9 +129,9 @@ public struct RecordReader {
         }
         guard let id else { return nil }
         switch view.kind(at: id) {
-        case .string where !view.text(at: id).isEmpty: return shortened(tape.string(at: id))
+        case .string where !view.text(at: id).isEmpty: return shortened(view.string(at: id))
         case .integer: return String(view.integer(at: id))
-        case .number where isIntegerLiteral(view.text(at: id)): return shortened(tape.string(at: id))
+        case .number where isIntegerLiteral(view.text(at: id)): return shortened(view.string(at: id))
         default: return nil
         }
     }
@@ -228,9 +228,9 @@ public struct RecordReader {
     /// Ids have no size limit: a 20-digit integer id is kept as its digits, like any other integer.
     private func idText(_ member: Int) -> String? {
         switch view.kind(at: member) {
-        case .string: return view.text(at: member).isEmpty ? nil : tape.string(at: member)
+        case .string: return view.text(at: member).isEmpty ? nil : view.string(at: member)
         case .integer: return String(view.integer(at: member))
-        case .number where RecordReader.isIntegerLiteral(view.text(at: member)): return tape.string(at: member)
+        case .number where RecordReader.isIntegerLiteral(view.text(at: member)): return view.string(at: member)
         default: return nil
         }
     }
@@ -247,13 +247,13 @@ public struct RecordReader {
     public func string(_ key: String) throws(FieldError) -> String {
         let member = try required(entry: key)
         guard view.kind(at: member) == .string else { throw fail(key, at: member, "must be a string") }
-        return tape.string(at: member)
+        return view.string(at: member)
     }
 
     public func optionalString(_ key: String) throws(FieldError) -> String? {
         guard let member = present(key) else { return nil }
         guard view.kind(at: member) == .string else { throw fail(key, at: member, "must be a string") }
-        return tape.string(at: member)
+        return view.string(at: member)
     }
 
     /// An optional list of strings (`contexte`, `photos`).
@@ -266,7 +266,7 @@ public struct RecordReader {
             guard view.kind(at: item) == .string else {
                 throw fail("\(key)[\(result.count)]", at: item, "must be a string")
             }
-            result.append(tape.string(at: item))
+            result.append(view.string(at: item))
             item = view.end(at: item)
         }
         return result
@@ -309,7 +309,7 @@ public struct RecordReader {
     ) throws(FieldError) -> String {
         if view.kind(at: member) == .string {
             // A short value is a small string, and two ASCII strings compare as bytes.
-            let text = tape.string(at: member)
+            let text = view.string(at: member)
             for candidate in allowed where candidate == text { return candidate }
             for (alias, canonical) in aliases where alias == text { return canonical }
         }
@@ -444,7 +444,7 @@ public struct RecordReader {
     /// A local wall-clock time `HH:MM`, as minutes after midnight.
     public func clockTime(_ key: String) throws(FieldError) -> Int {
         let member = try required(entry: key)
-        guard view.kind(at: member) == .string, let minutes = RecordReader.parseClock(tape.string(at: member)) else {
+        guard view.kind(at: member) == .string, let minutes = RecordReader.parseClock(view.string(at: member)) else {
             throw fail(key, at: member, "invalid time (HH:MM)")
         }
         return minutes
@@ -465,7 +465,7 @@ public struct RecordReader {
     public func optionalTimeZone(_ key: String) throws(FieldError) -> String? {
         guard let member = present(key) else { return nil }
         guard view.kind(at: member) == .string else { throw fail(key, at: member, "unknown time zone") }
-        let text = tape.string(at: member)
+        let text = view.string(at: member)
         guard Zones.shared.isKnown(text) else { throw fail(key, at: member, "unknown time zone") }
         return text
     }

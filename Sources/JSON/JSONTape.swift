@@ -205,39 +205,7 @@ public final class JSONTape {
     }
 
     /// The entry at `index` as compact JSON text: what `value(at: index).jsonText` gives.
-    public func jsonText(at index: Int) -> String {
-        jsonScratch.removeAll(keepingCapacity: true)
-        write(index, into: &jsonScratch)
-        return String(decoding: jsonScratch, as: UTF8.self)
-    }
-
-    /// Where `jsonText` writes, its capacity kept from one record to the next.
-    private var jsonScratch: [UInt8] = []
-
-    private func write(_ index: Int, into text: inout [UInt8]) {
-        let view = self.view
-        switch view.kind(at: index) {
-        case .null: text.append(contentsOf: "null".utf8)
-        case .bool: text.append(contentsOf: (view.bool(at: index) ? "true" : "false").utf8)
-        case .integer: text.append(contentsOf: String(view.integer(at: index)).utf8)
-        case .number: text.append(contentsOf: self.text(at: index))
-        case .string: JSONValue.writeQuoted(utf8: self.text(at: index), into: &text)
-        case .array, .object:
-            let isObject = view.kind(at: index) == .object
-            text.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
-            var item = index + 1
-            while item < end(at: index) {
-                if item > index + 1 { text.append(UInt8(ascii: ",")) }
-                if isObject {
-                    JSONValue.writeQuoted(utf8: name(at: item), into: &text)
-                    text.append(UInt8(ascii: ":"))
-                }
-                write(item, into: &text)
-                item = end(at: item)
-            }
-            text.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
-        }
-    }
+    public func jsonText(at index: Int) -> String { view.jsonText(at: index) }
 
     /// The `JSONValue` of the entry at `index` and its subtree.
     public func value(at index: Int = 0) -> JSONValue {
@@ -323,6 +291,75 @@ public struct JSONTapeView {
     public func string(at index: Int) -> String {
         let text = text(at: index)
         return text.isEmpty ? "" : String(decoding: text, as: UTF8.self)
+    }
+
+    /// The entry at `index` as compact JSON text: what `value(at: index).jsonText` gives.
+    public func jsonText(at index: Int) -> String {
+        if kind(at: index) == .array, let text = plainStringsText(at: index) { return text }
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        write(index, into: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// A list of strings none of which needs an escape (`["Maison","Trajet"]`, the usual
+    /// `contexte`), written straight into the `String`'s storage; nil for any other list.
+    private func plainStringsText(at list: Int) -> String? {
+        var length = 2
+        var item = list + 1
+        while item < end(at: list) {
+            guard kind(at: item) == .string else { return nil }
+            let bytes = text(at: item)
+            if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0x22 || $0 == 0x5C }) { return nil }
+            length += bytes.count + (item == list + 1 ? 2 : 3)
+            item = end(at: item)
+        }
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var at = 0
+            func put(_ byte: UInt8) {
+                buffer[at] = byte
+                at += 1
+            }
+            put(UInt8(ascii: "["))
+            var item = list + 1
+            while item < end(at: list) {
+                if item > list + 1 { put(UInt8(ascii: ",")) }
+                put(UInt8(ascii: "\""))
+                let bytes = text(at: item)
+                if let base = bytes.baseAddress {
+                    (buffer.baseAddress! + at).initialize(from: base, count: bytes.count)
+                }
+                at += bytes.count
+                put(UInt8(ascii: "\""))
+                item = end(at: item)
+            }
+            put(UInt8(ascii: "]"))
+            return at
+        }
+    }
+
+    private func write(_ index: Int, into text: inout [UInt8]) {
+        switch kind(at: index) {
+        case .null: text.append(contentsOf: "null".utf8)
+        case .bool: text.append(contentsOf: (bool(at: index) ? "true" : "false").utf8)
+        case .integer: text.append(contentsOf: String(integer(at: index)).utf8)
+        case .number: text.append(contentsOf: self.text(at: index))
+        case .string: JSONValue.writeQuoted(utf8: self.text(at: index), into: &text)
+        case .array, .object:
+            let isObject = kind(at: index) == .object
+            text.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            var item = index + 1
+            while item < end(at: index) {
+                if item > index + 1 { text.append(UInt8(ascii: ",")) }
+                if isObject {
+                    JSONValue.writeQuoted(utf8: name(at: item), into: &text)
+                    text.append(UInt8(ascii: ":"))
+                }
+                write(item, into: &text)
+                item = end(at: item)
+            }
+            text.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        }
     }
 
     /// Whether the member at `index` is named `key`, byte for byte (as JSON compares names).

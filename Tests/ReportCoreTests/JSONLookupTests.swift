@@ -102,7 +102,11 @@ final class JSONLookupTests: XCTestCase {
 
     func testTheTapeMakesBackTheValueAndTheTextItRead() throws {
         var generator = SplitMix64(seed: 7)
-        var values: [JSONValue] = []
+        // Lists of strings first: written in one piece when no string needs an escape.
+        var values: [JSONValue] = [
+            .array([]), .array([.string("Maison"), .string("Trajet")]), .array([.string("é ü 🚗"), .string("")]),
+            .array([.string("a\"b"), .string("c")]), .array([.string("tab\t")]), .array([.string("x"), .integer(1)]),
+        ]
         for _ in 0..<500 { values.append(randomValue(&generator)) }
         var read: [JSONValue] = []
         try eachRecordOnTape("[" + values.map(\.jsonText).joined(separator: ",\n") + "]") { tape in
@@ -113,6 +117,8 @@ final class JSONLookupTests: XCTestCase {
             XCTAssertEqual(JSONTape(value).value(at: 0), value)
         }
         XCTAssertEqual(read, values)
+        XCTAssertEqual(JSONTape(values[1]).jsonText(at: 0), #"["Maison","Trajet"]"#)
+        XCTAssertEqual(JSONTape(values[3]).jsonText(at: 0), #"["a\"b","c"]"#)
     }
 
     func testNamesOfOneLengthAreStillTold() throws {
