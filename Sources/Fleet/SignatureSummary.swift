@@ -21,24 +21,24 @@ public struct SignatureSummary: Sendable, Equatable {
 
     /// Reads the optional signature at `key`; `null` or absent is no signature.
     public init(reading reader: RecordReader, key: String) throws(FieldError) {
-        guard let segments = try reader.optionalArray(key) else {
+        guard let segments = try reader.optionalItems(key) else {
             self = .absent
             return
         }
         var present = false
         var outOfBox = false
         for (segmentIndex, segment) in segments.enumerated() {
-            guard case .array(let points) = segment else {
-                throw reader.fail("\(key)[\(segmentIndex)]", segment, "must be a list of [x, y] points")
+            guard let points = segment.elements else {
+                throw reader.fail("\(key)[\(segmentIndex)]", segment.value, "must be a list of [x, y] points")
             }
             if points.count >= 2 { present = true }
             for (pointIndex, point) in points.enumerated() {
-                guard case .array(let coordinates) = point, coordinates.count == 2,
-                    let x = SignatureSummary.coordinate(coordinates[0]),
-                    let y = SignatureSummary.coordinate(coordinates[1])
+                var coordinates = point.elements
+                guard coordinates?.count == 2, let x = coordinates?.next()?.finiteNumber,
+                    let y = coordinates?.next()?.finiteNumber
                 else {
                     throw reader.fail(
-                        "\(key)[\(segmentIndex)][\(pointIndex)]", point, "must be a point [x, y] of two numbers")
+                        "\(key)[\(segmentIndex)][\(pointIndex)]", point.value, "must be a point [x, y] of two numbers")
                 }
                 if !(0...LoanRecord.boxSize).contains(x) || !(0...LoanRecord.boxSize).contains(y) { outOfBox = true }
             }
@@ -46,12 +46,4 @@ public struct SignatureSummary: Sendable, Equatable {
         self.init(isPresent: present, isOutOfBox: outOfBox)
     }
 
-    /// A finite JSON number (integer or not), or nil.
-    static func coordinate(_ value: JSONValue) -> Double? {
-        switch value {
-        case .integer(let number): return Double(number)
-        case .number(let number, _) where number.isFinite: return number
-        default: return nil
-        }
-    }
 }

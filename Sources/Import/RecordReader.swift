@@ -500,9 +500,47 @@ public struct RecordReader {
     /// One item of a list, where it is on the record's tape: read it with `element(_:_:_:)`.
     public struct Item {
         unowned(unsafe) let tape: JSONTape
+        let view: JSONTapeView
         let entry: Int
         /// The item as a tree.
         public var value: JSONValue { tape.value(at: entry) }
+
+        /// The item's own items when it is a list (a signature's strokes and points), else nil.
+        public var elements: Elements? {
+            view.kind(at: entry) == .array ? Elements(tape: tape, view: view, list: entry) : nil
+        }
+
+        /// A finite JSON number, integer or not; nil for anything else.
+        public var finiteNumber: Double? {
+            switch view.kind(at: entry) {
+            case .integer: return Double(view.integer(at: entry))
+            case .number where view.double(at: entry).isFinite: return view.double(at: entry)
+            default: return nil
+            }
+        }
+    }
+
+    /// The items of a list inside a list, in order, read in place.
+    public struct Elements: Sequence, IteratorProtocol {
+        unowned(unsafe) let tape: JSONTape
+        let view: JSONTapeView
+        let list: Int
+        private var position: Int
+
+        init(tape: JSONTape, view: JSONTapeView, list: Int) {
+            self.tape = tape
+            self.view = view
+            self.list = list
+            position = list + 1
+        }
+
+        public var count: Int { view.itemCount(at: list) }
+
+        public mutating func next() -> Item? {
+            guard position < view.end(at: list) else { return nil }
+            defer { position = view.end(at: position) }
+            return Item(tape: tape, view: view, entry: position)
+        }
     }
 
     /// The items of a list that must be there (`services`), in order.
@@ -520,7 +558,7 @@ public struct RecordReader {
         items.reserveCapacity(view.itemCount(at: list))
         var item = list + 1
         while item < view.end(at: list) {
-            items.append(Item(tape: tape, entry: item))
+            items.append(Item(tape: tape, view: view, entry: item))
             item = view.end(at: item)
         }
         return items

@@ -2,9 +2,33 @@
 ///
 /// A number is first taken as the run of bytes that can appear in one (`0-9 - + . e E`), then
 /// checked against RFC 8259's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-/// Integers that fit in Int64 become `.integer` (`-0` is 0); every other number keeps its literal.
+/// Integers that fit in Int64 become integer entries (`-0` is 0); every other number keeps its
+/// literal, copied onto the tape beside its `Double`.
 extension JSONScanner {
-    mutating func parseNumber() throws -> JSONValue {
+    /// A number's value, before it goes onto a tape.
+    enum ScannedNumber {
+        case integer(Int64)
+        case double(Double)
+    }
+
+    /// Reads the number at the current position onto `tape`, as the member `name`.
+    mutating func parseNumber(onto tape: inout JSONTape.Storage, name: (start: Int32, count: Int32)) throws {
+        try withNumberRun { run, scanned in
+            switch scanned {
+            case .integer(let number): _ = tape.append(.integer, name: name, payload: number)
+            case .double(let double):
+                let start = run.isEmpty ? 0 : tape.appendBytes(run.baseAddress!, count: run.count)
+                _ = tape.append(
+                    .number, name: name, start: start, count: Int32(truncatingIfNeeded: run.count),
+                    payload: Int64(bitPattern: double.bitPattern))
+            }
+        }
+    }
+
+    /// Reads the number at the current position and hands its literal and value to `body`.
+    private mutating func withNumberRun(
+        _ body: (UnsafeBufferPointer<UInt8>, ScannedNumber) -> Void
+    ) throws {
         let start = offset
         var index = position
         while index < limit && JSONScanner.isNumberByte(bytes[index]) { index += 1 }
@@ -13,7 +37,7 @@ extension JSONScanner {
             position = index
             if run.count > maxStringBytes { throw error("number longer than \(maxStringBytes) bytes", at: start) }
             let endsInput = lineMode && bytes[index] == 0x0A
-            return try number(from: run, start: start, endsInput: endsInput)
+            return body(run, try number(from: run, start: start, endsInput: endsInput))
         }
         // The run reaches the end of the buffer: collect it across refills.
         scratch.removeAll(keepingCapacity: true)
@@ -33,8 +57,8 @@ extension JSONScanner {
             if !(try refill()) { break }
         }
         let collected = scratch
-        return try collected.withUnsafeBufferPointer { run in
-            try number(from: run, start: start, endsInput: endsInput)
+        try collected.withUnsafeBufferPointer { run in
+            body(run, try number(from: run, start: start, endsInput: endsInput))
         }
     }
 
@@ -51,7 +75,7 @@ extension JSONScanner {
 
     /// Checks `run` against the grammar and converts it. `endsInput` says the run stopped at the
     /// end of the input, so that a number cut short there reads as a truncated file.
-    private func number(from run: UnsafeBufferPointer<UInt8>, start: Int, endsInput: Bool) throws -> JSONValue {
+    private func number(from run: UnsafeBufferPointer<UInt8>, start: Int, endsInput: Bool) throws -> ScannedNumber {
         let count = run.count
         var index = 0
         func isDigit(_ at: Int) -> Bool { at < count && run[at] >= 0x30 && run[at] <= 0x39 }
@@ -123,7 +147,6 @@ extension JSONScanner {
             if significand <= UInt64(Int64.max) { return .integer(negative ? -Int64(significand) : Int64(significand)) }
             if negative && significand == UInt64(Int64.max) + 1 { return .integer(Int64.min) }
         }
-        let literal = String(decoding: run, as: UTF8.self)
         // Clinger's fast path: a significand below 2^53 times or over an exact power of ten up to
         // 1e22 is one correctly rounded operation. Everything else goes to the C library (strtod).
         let scale = exponent - fractionDigits
@@ -133,11 +156,11 @@ extension JSONScanner {
                 scale < 0
                 ? magnitude / JSONScanner.exactPowersOfTen[-scale]
                 : magnitude * JSONScanner.exactPowersOfTen[scale]
-            return .number(negative ? -value : value, literal: literal)
+            return .double(negative ? -value : value)
         }
         // The grammar was checked above, so the conversion cannot fail; out-of-range values
         // become ±infinity or zero, and the literal keeps what was written.
-        return .number(Double(literal) ?? .nan, literal: literal)
+        return .double(Double(String(decoding: run, as: UTF8.self)) ?? .nan)
     }
 
     /// 1e0 … 1e22: the powers of ten that a Double holds exactly.

@@ -68,16 +68,7 @@ extension JSONScanner {
                 if isObject { name = try parseName(into: &tape) }
                 continue nextValue
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                switch try parseNumber() {
-                case .integer(let number): _ = tape.append(.integer, name: name, payload: number)
-                case .number(let double, let literal):
-                    var literal = literal
-                    let text = literal.withUTF8 { (tape.appendBytes($0.baseAddress!, count: $0.count), $0.count) }
-                    _ = tape.append(
-                        .number, name: name, start: text.0, count: Int32(truncatingIfNeeded: text.1),
-                        payload: Int64(bitPattern: double.bitPattern))
-                default: preconditionFailure("parseNumber returns numbers")
-                }
+                try parseNumber(onto: &tape, name: name)
             case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 switch try parseLiteral(byte) {
                 case .bool(let flag): _ = tape.append(.bool, flag: flag, name: name)
