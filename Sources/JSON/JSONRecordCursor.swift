@@ -22,9 +22,8 @@ struct JSONRecordCursor {
 
     let jsonLines: Bool
     var state = State.start
-    /// The tape the next records are appended to, when the caller reads a batch onto one; nil to
-    /// read each record onto the scanner's own tape.
-    var batch: JSONTape?
+    /// The tape the record being read is appended to (`next(onto:)`), nil for the scanner's own.
+    private var batch: JSONTape?
     private var recordCount = 0
     /// JSON Lines: the 1-based line of the next unread byte.
     private var line = 1
@@ -40,9 +39,11 @@ struct JSONRecordCursor {
         self.leadingBytes = leadingBytes
     }
 
-    /// The next record, or nil at the end of the file; after an error, that error again.
-    mutating func next() throws -> JSONTapeRecord? {
+    /// The next record, or nil at the end of the file; after an error, that error again. With
+    /// `batch`, the record is appended to that tape, else it is read onto the scanner's own.
+    mutating func next(onto batch: JSONTape?) throws -> JSONTapeRecord? {
         if case .failed(let error) = state { throw error }
+        self.batch = batch
         do {
             return try step()
         } catch {

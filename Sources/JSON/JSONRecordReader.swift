@@ -79,7 +79,7 @@ public final class JSONRecordReader {
 
     /// The next record, or nil at the end of the file.
     public func next() throws -> JSONRecord? {
-        try cursor.next()?.record
+        try cursor.next(onto: nil)?.record
     }
 
     /// The next record on the reader's tape, which the call after reuses; nil at the end of the
@@ -87,8 +87,6 @@ public final class JSONRecordReader {
     /// the record is appended to that tape instead, and stays there for another thread to read
     /// once the batch is handed over (`report check`).
     public func nextOnTape(appendingTo batch: JSONTape? = nil) throws -> JSONTapeRecord? {
-        cursor.batch = batch
-        defer { cursor.batch = nil }
-        return try cursor.next()
+        try cursor.next(onto: batch)
     }
 }

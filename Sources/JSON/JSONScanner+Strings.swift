@@ -20,7 +20,12 @@ extension JSONScanner {
         if let end = plainStringEnd() {
             let start = position + 1
             position = end + 1
-            return (tape.appendBytes(bytes + start, count: end - start), Int32(truncatingIfNeeded: end - start))
+            let count = end - start
+            // The buffer has `JSONScanner.padding` bytes past its end: 16 bytes from `start` are readable.
+            let at =
+                count <= JSONScanner.padding
+                ? tape.appendShortBytes(bytes + start, count: count) : tape.appendBytes(bytes + start, count: count)
+            return (at, Int32(truncatingIfNeeded: count))
         }
         try assembleString()
         return scratch.withUnsafeBufferPointer { assembled in

@@ -74,6 +74,23 @@ public final class JSONTape {
             byteCount = mark.bytes
         }
 
+        /// Copies up to 16 bytes from `start`, from which 16 bytes are readable (the scanner's
+        /// buffer is padded for this), as two word stores: most names and values are this short,
+        /// and a call to `memcpy` cost more than the copy.
+        @inline(__always)
+        mutating func appendShortBytes(_ start: UnsafePointer<UInt8>, count: Int) -> Int32 {
+            if byteCount + 16 > byteCapacity {
+                Storage.grow(&bytes, count: byteCount, capacity: &byteCapacity, to: byteCount + 16)
+            }
+            let at = byteCount
+            let source = UnsafeRawPointer(start)
+            let target = UnsafeMutableRawPointer(bytes + at)
+            target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            (target + 8).storeBytes(of: (source + 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            byteCount += count
+            return Int32(truncatingIfNeeded: at)
+        }
+
         /// Copies bytes to the end of the byte buffer and returns where they start.
         @inline(__always)
         mutating func appendBytes(_ start: UnsafePointer<UInt8>, count: Int) -> Int32 {
