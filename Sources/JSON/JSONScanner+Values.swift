@@ -1,4 +1,4 @@
-/// One whole JSON value (a record) as a tree, with an explicit stack of open containers: a
+/// One whole JSON value (a record) onto a tape, with an explicit stack of open containers: a
 /// 100,000-deep file ends with a clean error at `maxDepth`, never a stack overflow.
 extension JSONScanner {
     /// Reads the value starting at the next significant byte as a tree (wrapper metadata, tests;

@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// A JSON value as the streaming reader builds it for one record.
-///
-/// Records are small (a task, a loan record), so a record is a tree; the file around it is never
-/// held whole. Numbers keep what validation needs: integers exactly, and the literal text of any
-/// other number so that an error can quote it (`1e999`, `4.0`, `12345678901234567890`).
+/// A JSON value as a tree: what `JSONRecordReader.next()` gives for a record, made from the
+/// record's tape (`JSONTape.value(at:)`; the import validates from the tape and makes one only for
+/// a message), and what tests build. Numbers keep what validation needs: integers exactly, and
+/// the literal text of any other number so that an error can quote it (`1e999`, `4.0`,
+/// `12345678901234567890`).
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
