@@ -51,19 +51,36 @@ public final class JSONTape {
         var byteCount = 0
         var byteCapacity: Int
 
+        static let initialEntries = 64
+        static let initialBytes = 1024
+        /// Past these, emptying the tape gives the storage back: one huge record (up to
+        /// `maxRecordBytes`) must not keep its memory for the rest of the file.
+        static let keptEntries = 1 << 16
+        static let keptBytes = 1 << 20
+
         init() {
-            entryCapacity = 64
+            entryCapacity = Storage.initialEntries
             entries = .allocate(capacity: entryCapacity)
-            byteCapacity = 1024
+            byteCapacity = Storage.initialBytes
             bytes = .allocate(capacity: byteCapacity)
         }
 
         var view: JSONTapeView { JSONTapeView(entries: entries, bytes: bytes) }
 
-        /// Empties the tape for the next record, keeping its storage.
+        /// Empties the tape for the next record, keeping its storage unless a huge record grew it.
         mutating func removeAll() {
             entryCount = 0
             byteCount = 0
+            if entryCapacity > Storage.keptEntries {
+                entries.deallocate()
+                entryCapacity = Storage.initialEntries
+                entries = .allocate(capacity: entryCapacity)
+            }
+            if byteCapacity > Storage.keptBytes {
+                bytes.deallocate()
+                byteCapacity = Storage.initialBytes
+                bytes = .allocate(capacity: byteCapacity)
+            }
         }
 
         /// How much the tape holds, to go back to after a record that failed half-way.

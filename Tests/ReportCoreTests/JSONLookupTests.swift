@@ -121,6 +121,24 @@ final class JSONLookupTests: XCTestCase {
         XCTAssertEqual(JSONTape(values[3]).jsonText(at: 0), #"["a\"b","c"]"#)
     }
 
+    /// One huge record does not keep its memory for the rest of the file: the next record gives
+    /// the tape's storage back.
+    func testTheTapeGivesBackWhatAHugeRecordTook() throws {
+        let huge = "[" + Array(repeating: "\"value-long\"", count: 200_000).joined(separator: ",") + "]"
+        let reader = JSONRecordReader(
+            source: MemoryByteSource(Array("[\(huge), {\"id\":1}]".utf8)), jsonLines: false)
+        let first = try XCTUnwrap(reader.nextOnTape())
+        let tape = try first.tape.get()
+        XCTAssertEqual(tape.itemCount(at: 0), 200_000)
+        XCTAssertGreaterThan(tape.storage.entryCapacity, 200_000)
+        XCTAssertGreaterThan(tape.storage.byteCapacity, 2_000_000)
+        let second = try XCTUnwrap(reader.nextOnTape())
+        XCTAssertTrue(try second.tape.get() === tape)
+        XCTAssertEqual(tape.value(at: 0), jsonObject(("id", .integer(1))))
+        XCTAssertEqual(tape.storage.entryCapacity, JSONTape.Storage.initialEntries)
+        XCTAssertEqual(tape.storage.byteCapacity, JSONTape.Storage.initialBytes)
+    }
+
     func testNamesOfOneLengthAreStillTold() throws {
         let members: [JSONObject.Member] = [
             .init(key: "id", value: .integer(1)), .init(key: "ab_cdefghijklmnopq", value: .integer(2)),
