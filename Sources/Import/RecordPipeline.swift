@@ -32,6 +32,10 @@ final class RecordPipeline: @unchecked Sendable {
     private var endState: (layout: JSONLayout?, emptiness: JSONEmptiness?) = (nil, nil)
     private let maximumBatches: Int
     private let batchSize: Int
+    /// A batch read onto its own tape is queued once its tape holds this much, whatever its count
+    /// of records: big records keep the queue's memory bounded, and a tape's 32-bit offsets safe.
+    private let batchBytes: Int
+    private var batchesQueued = 0
 
     /// One record, validated or rejected, with its position in the file.
     struct Item: Sendable {
@@ -55,9 +59,10 @@ final class RecordPipeline: @unchecked Sendable {
     /// thread that calls `next()`.
     init(
         reader: JSONRecordReader, validate: @escaping @Sendable (RecordReader) throws(FieldError) -> ValidatedRecord,
-        validatesOnReader: Bool = true, batchSize: Int = 256, maximumBatches: Int = 8
+        validatesOnReader: Bool = true, batchSize: Int = 256, maximumBatches: Int = 8, batchBytes: Int = 16 << 20
     ) {
         self.batchSize = batchSize
+        self.batchBytes = batchBytes
         self.maximumBatches = maximumBatches
         self.validate = validate
         self.validatesOnReader = validatesOnReader
@@ -69,6 +74,12 @@ final class RecordPipeline: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// Batches the reader thread has queued so far (tests).
+    var queuedBatchCount: Int {
+        condition.lock(); defer { condition.unlock() }
+        return batchesQueued
+    }
 
     /// Bytes the reader has read so far (for the progress line).
     var bytesConsumed: Int {
@@ -143,7 +154,7 @@ final class RecordPipeline: @unchecked Sendable {
                 error = thrown
                 break
             }
-            if batch.count == batchSize {
+            if batch.count == batchSize || (batchTape?.heldBytes ?? 0) >= batchBytes {
                 guard push(batch, consumed: reader.bytesConsumed) else { return finish(nil) }
                 batch.removeAll(keepingCapacity: true)
                 if batchTape != nil { batchTape = JSONTape() }
@@ -190,6 +201,7 @@ final class RecordPipeline: @unchecked Sendable {
         while batches.count >= maximumBatches && !cancelled { condition.wait() }
         if cancelled { return false }
         batches.append(batch)
+        batchesQueued += 1
         consumed = bytes
         swap(&done, &spent)
         condition.broadcast()

@@ -218,6 +218,11 @@ public final class JSONTape {
 
     // MARK: Reading
 
+    /// The bytes the tape's records take: their entries and their text.
+    public var heldBytes: Int {
+        storage.entryCount * MemoryLayout<Entry>.stride + storage.byteCount
+    }
+
     /// The record as it stands, for reading: valid until the tape is read into again.
     public var view: JSONTapeView { storage.view }
 
