@@ -48,7 +48,8 @@ public final class JSONRecordReader {
     /// - Parameters:
     ///   - jsonLines: read one value per line instead of deciding the layout by content.
     ///   - maxDepth: how many arrays and objects may nest inside one record (the record included).
-    ///   - maxStringBytes: the longest string (and number literal) accepted, in UTF-8 bytes.
+    ///   - maxStringBytes: the longest string (and number literal) accepted, in UTF-8 bytes; at
+    ///     most 512 MiB (with a record of at most 1 GiB, a tape's 32-bit offsets stay safe).
     ///   - maxRecordBytes: the longest record accepted, so that one huge line or element cannot
     ///     exhaust memory; at most 1 GiB (a record's tape counts in 32 bits).
     ///   - bufferSize: the fixed read buffer (tests use tiny ones to split every token).
@@ -62,7 +63,8 @@ public final class JSONRecordReader {
         let leadingBytes = LeadingBytesSource(source)
         let scanner = JSONScanner(
             source: leadingBytes, bytes: buffer, capacity: capacity, maxDepth: max(0, maxDepth),
-            maxStringBytes: max(0, maxStringBytes), maxRecordBytes: min(max(0, maxRecordBytes), 1 << 30))
+            maxStringBytes: min(max(0, maxStringBytes), 1 << 29),
+            maxRecordBytes: min(max(0, maxRecordBytes), 1 << 30))
         cursor = JSONRecordCursor(scanner: scanner, jsonLines: jsonLines, leadingBytes: leadingBytes)
     }
 
