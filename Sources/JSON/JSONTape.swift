@@ -11,7 +11,8 @@ import Darwin
 /// parsed from its bytes, and a `String` is made only for a value a record keeps. Building a
 /// `JSONValue` tree made a `String` for every name and value, an array per object, and freed
 /// them all again (issue 13's profile: about half of the reader thread). The reader fills one tape
-/// again for each record, so its storage is allocated once per file, not once per record.
+/// again for each record, so its storage is allocated once per file, not once per record (`report
+/// check` appends a batch of records to a tape of the batch's own).
 ///
 /// An entry's subtree is the entries after it up to `end`: an object's members (each with its
 /// name) and an array's items, nested ones included, so a reader steps over a member in one jump.
@@ -23,8 +24,8 @@ public final class JSONTape {
     }
 
     /// One value. Offsets and counts are 32-bit: a record is at most `maxRecordBytes` (64 MiB by
-    /// default, 1 GiB at most, which `JSONRecordReader` enforces), and its tape holds no more
-    /// entries or bytes than the record has bytes.
+    /// default, 1 GiB at most, which `JSONRecordReader` enforces) and holds no more entries or
+    /// bytes than it has bytes; a batch's tape is queued once it holds 16 MiB (`RecordPipeline`).
     @usableFromInline
     struct Entry {
         @usableFromInline var kind: Kind
