@@ -10,7 +10,7 @@ extension JSONScanner {
 
     /// Reads the value starting at the next significant byte onto `tape`, emptied first unless
     /// `appending` (a batch of records on one tape); returns the value's entry. After an error
-    /// the tape is as it was before the call.
+    /// the tape holds what it held before this value (nothing, unless appending).
     @discardableResult
     mutating func parseRecord(recordStart: Int, into tape: JSONTape, appending: Bool = false) throws -> Int {
         // The tape's storage is taken out for the record and put back after (see `JSONTape.Storage`).
