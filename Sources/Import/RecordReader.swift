@@ -497,17 +497,20 @@ public struct RecordReader {
         return items
     }
 
-    /// One item of a list, where it is on the record's tape: read it with `element(_:_:_:)`.
+    /// One item of a list, where it is on the record's tape: read it with `element(_:_:_:)`. Like
+    /// the reader it comes from, valid until the reader's tape is read into again.
     public struct Item {
         unowned(unsafe) let tape: JSONTape
         let view: JSONTapeView
         let entry: Int
+        /// The tape of a record built in memory, kept alive; nil for the reader's tape.
+        let owner: JSONTape?
         /// The item as a tree.
         public var value: JSONValue { tape.value(at: entry) }
 
         /// The item's own items when it is a list (a signature's strokes and points), else nil.
         public var elements: Elements? {
-            view.kind(at: entry) == .array ? Elements(tape: tape, view: view, list: entry) : nil
+            view.kind(at: entry) == .array ? Elements(tape: tape, view: view, list: entry, owner: owner) : nil
         }
 
         /// A finite JSON number, integer or not; nil for anything else.
@@ -525,12 +528,14 @@ public struct RecordReader {
         unowned(unsafe) let tape: JSONTape
         let view: JSONTapeView
         let list: Int
+        let owner: JSONTape?
         private var position: Int
 
-        init(tape: JSONTape, view: JSONTapeView, list: Int) {
+        init(tape: JSONTape, view: JSONTapeView, list: Int, owner: JSONTape?) {
             self.tape = tape
             self.view = view
             self.list = list
+            self.owner = owner
             position = list + 1
         }
 
@@ -539,7 +544,7 @@ public struct RecordReader {
         public mutating func next() -> Item? {
             guard position < view.end(at: list) else { return nil }
             defer { position = view.end(at: position) }
-            return Item(tape: tape, view: view, entry: position)
+            return Item(tape: tape, view: view, entry: position, owner: owner)
         }
     }
 
@@ -558,7 +563,7 @@ public struct RecordReader {
         items.reserveCapacity(view.itemCount(at: list))
         var item = list + 1
         while item < view.end(at: list) {
-            items.append(Item(tape: tape, view: view, entry: item))
+            items.append(Item(tape: tape, view: view, entry: item, owner: owner))
             item = view.end(at: item)
         }
         return items

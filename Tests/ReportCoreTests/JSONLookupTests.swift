@@ -139,6 +139,23 @@ final class JSONLookupTests: XCTestCase {
         XCTAssertEqual(tape.storage.byteCapacity, JSONTape.Storage.initialBytes)
     }
 
+    /// Items and their elements keep the tape of a record built in memory alive after the reader
+    /// they came from is gone, and read lists in place.
+    func testItemsOfARecordBuiltInMemoryKeepItsTape() throws {
+        let items = try RecordReader(
+            JSONObject(members: [
+                .init(key: "list", value: .array([.string("a"), .array([.integer(1), .number(2.5, literal: "2.5")])]))
+            ])
+        ).items("list")
+        XCTAssertEqual(items.count, 2)
+        XCTAssertEqual(items[0].value, .string("a"))
+        XCTAssertNil(items[0].elements)
+        XCTAssertNil(items[0].finiteNumber)
+        let inner = try XCTUnwrap(items[1].elements)
+        XCTAssertEqual(inner.count, 2)
+        XCTAssertEqual(inner.map(\.finiteNumber), [1, 2.5])
+    }
+
     func testNamesOfOneLengthAreStillTold() throws {
         let members: [JSONObject.Member] = [
             .init(key: "id", value: .integer(1)), .init(key: "ab_cdefghijklmnopq", value: .integer(2)),
