@@ -30,11 +30,6 @@ public struct BookingRecord: Sendable, Equatable {
     public let cancelledAt: Timestamp?
     public let postalCode: String?
 
-    /// A record built in memory (tests).
-    public init(_ record: JSONValue) throws(FieldError) {
-        try self.init(RecordReader(record: record))
-    }
-
     /// Validates every field, the service lines included, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")

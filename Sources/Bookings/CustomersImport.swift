@@ -15,11 +15,6 @@ public struct CustomerRecord: Sendable, Equatable {
     public let createdAt: Timestamp
     public let postalCode: String?
 
-    /// A record built in memory (tests).
-    public init(_ record: JSONValue) throws(FieldError) {
-        try self.init(RecordReader(record: record))
-    }
-
     public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")
         createdAt = try reader.timestamp("created_at")

@@ -14,11 +14,6 @@ public struct ServiceRecord: Sendable, Equatable {
     /// > 0.
     public let durationMinutes: Int64
 
-    /// A record built in memory (tests).
-    public init(_ record: JSONValue) throws(FieldError) {
-        try self.init(RecordReader(record: record))
-    }
-
     /// Validates every field, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")

@@ -12,11 +12,6 @@ public struct SlotRecord: Sendable, Equatable {
     /// ≥ 0.
     public let capacity: Int64
 
-    /// A record built in memory (tests).
-    public init(_ record: JSONValue) throws(FieldError) {
-        try self.init(RecordReader(record: record))
-    }
-
     /// Validates every field and that the slot ends after it starts, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")

@@ -29,11 +29,6 @@ public struct FlowRecord: Sendable, Equatable {
     public let createdAt: Timestamp?
     public let completedAt: Timestamp?
 
-    /// A record built in memory (tests).
-    public init(_ record: JSONValue) throws(FieldError) {
-        try self.init(RecordReader(record: record))
-    }
-
     /// Validates every field, the steps included, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")

@@ -14,11 +14,6 @@ public struct FocusSessionRecord: Sendable, Equatable {
     public let remainingSeconds: Int64
     public let endedAt: Timestamp?
 
-    /// A record built in memory (tests).
-    public init(_ record: JSONValue) throws(FieldError) {
-        try self.init(RecordReader(record: record))
-    }
-
     /// Validates every field and that the remaining time fits in the total, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")

@@ -9,11 +9,6 @@ public struct LoginRecord: Sendable, Equatable {
     public let userId: String
     public let at: Timestamp
 
-    /// A record built in memory (tests).
-    public init(_ record: JSONValue) throws(FieldError) {
-        try self.init(RecordReader(record: record))
-    }
-
     public init(_ reader: RecordReader) throws(FieldError) {
         userId = try reader.id("userId")
         at = try reader.timestamp("at")

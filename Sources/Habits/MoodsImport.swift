@@ -10,11 +10,6 @@ public struct MoodRecord: Sendable, Equatable {
     public let mood: Int64
     public let note: String?
 
-    /// A record built in memory (tests).
-    public init(_ record: JSONValue) throws(FieldError) {
-        try self.init(RecordReader(record: record))
-    }
-
     public init(_ reader: RecordReader) throws(FieldError) {
         userId = try reader.id("userId")
         date = try reader.day("date")

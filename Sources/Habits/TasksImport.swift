@@ -19,11 +19,6 @@ public struct TaskRecord: Sendable, Equatable {
     public let createdAt: Timestamp?
     public let completedAt: Timestamp?
 
-    /// A record built in memory (tests).
-    public init(_ record: JSONValue) throws(FieldError) {
-        try self.init(RecordReader(record: record))
-    }
-
     /// Validates every field, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")

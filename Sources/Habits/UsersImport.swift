@@ -11,11 +11,6 @@ public struct UserRecord: Sendable, Equatable {
     public let displayName: String?
     public let createdAt: Timestamp?
 
-    /// A record built in memory (tests).
-    public init(_ record: JSONValue) throws(FieldError) {
-        try self.init(RecordReader(record: record))
-    }
-
     /// Validates every field, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
         id = try reader.id("id")

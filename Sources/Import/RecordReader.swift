@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import JSON
 import Time
 
@@ -19,9 +14,8 @@ import Time
 /// the record keeps. A `JSONValue` is made only for an error message or a caller that asks for
 /// one (`value(_:)`). Not Sendable: the tape is the reader's, reused by the next record.
 public struct RecordReader {
-    /// The record's tape (the reader's, alive while the record is read), read through `view`, and
-    /// the entry of this object on it.
-    unowned(unsafe) let tape: JSONTape
+    /// The record's tape, read through raw pointers (the reader's tape, alive while the record is
+    /// read), and the entry of this object on it.
     let view: JSONTapeView
     let entry: Int
     /// Keeps a tape made for a record built in memory alive; nil for the reader's tape.
@@ -29,10 +23,9 @@ public struct RecordReader {
     /// The path of this object inside the record (`check_out_record.`, `services[1].`), for messages.
     public let path: String
 
-    /// The object at `entry` of `tape`, rejected when it repeats a field name.
-    init(tape: JSONTape, entry: Int, path: String, owner: JSONTape? = nil) throws(FieldError) {
-        self.tape = tape
-        view = tape.view
+    /// The object at `entry` of a tape, rejected when it repeats a field name.
+    init(view: JSONTapeView, entry: Int, path: String, owner: JSONTape? = nil) throws(FieldError) {
+        self.view = view
         self.entry = entry
         self.path = path
         self.owner = owner
@@ -45,7 +38,7 @@ public struct RecordReader {
     /// Wraps an object built in memory, rejecting one that repeats a field name.
     public init(_ object: JSONObject, path: String = "") throws(FieldError) {
         let tape = JSONTape(.object(object))
-        try self.init(tape: tape, entry: 0, path: path, owner: tape)
+        try self.init(view: tape.view, entry: 0, path: path, owner: tape)
     }
 
     /// A record that must be an object.
@@ -61,7 +54,7 @@ public struct RecordReader {
         guard tape.kind(at: root) == .object else {
             throw FieldError(field: "(record)", value: tape.value(at: root).excerpt(), rule: "not an object")
         }
-        try self.init(tape: tape, entry: root, path: "")
+        try self.init(view: tape.view, entry: root, path: "")
     }
 
     /// The first member name that an earlier member already has, byte for byte.
@@ -86,7 +79,7 @@ public struct RecordReader {
                 let name = view.name(at: later)
                 var earlier = entry + 1
                 while earlier < later {
-                    if view.hasName(at: earlier, name) { return tape.nameString(at: later) }
+                    if view.hasName(at: earlier, name) { return view.nameString(at: later) }
                     earlier = view.end(at: earlier)
                 }
                 later = view.end(at: later)
@@ -96,7 +89,7 @@ public struct RecordReader {
         var seen = Set<[UInt8]>()
         var member = entry + 1
         while member < end {
-            if !seen.insert(Array(view.name(at: member))).inserted { return tape.nameString(at: member) }
+            if !seen.insert(Array(view.name(at: member))).inserted { return view.nameString(at: member) }
             member = view.end(at: member)
         }
         return nil
@@ -117,17 +110,7 @@ public struct RecordReader {
     /// The same for the record at entry `root` of `tape`.
     public static func looseId(_ tape: JSONTape, at root: Int = 0) -> String? {
         let view = tape.view
-        guard view.kind(at: root) == .object else { return nil }
-        var key = "id"
-        let id: Int? = key.withUTF8 { name in
-            var member = root + 1
-            while member < view.end(at: root) {
-                if view.hasName(at: member, name) { return member }
-                member = view.end(at: member)
-            }
-            return nil
-        }
-        guard let id else { return nil }
+        guard view.kind(at: root) == .object, let id = member("id", of: root, in: view) else { return nil }
         switch view.kind(at: id) {
         case .string where !view.text(at: id).isEmpty: return shortened(view.string(at: id))
         case .integer: return String(view.integer(at: id))
@@ -157,10 +140,16 @@ public struct RecordReader {
     /// The member named `key` (byte for byte), null or not: its entry on the tape.
     @inline(__always)
     private func member(_ key: String) -> Int? {
+        RecordReader.member(key, of: entry, in: view)
+    }
+
+    /// The first member named `key` (byte for byte) of the object at entry `object`.
+    @inline(__always)
+    private static func member(_ key: String, of object: Int, in view: JSONTapeView) -> Int? {
         var key = key
         return key.withUTF8 { name in
-            let end = view.end(at: entry)
-            var member = entry + 1
+            let end = view.end(at: object)
+            var member = object + 1
             while member < end {
                 if view.hasName(at: member, name) { return member }
                 member = view.end(at: member)
@@ -186,11 +175,11 @@ public struct RecordReader {
 
     /// The member's value, with `null` read as absent.
     public func value(_ key: String) -> JSONValue? {
-        present(key).map { tape.value(at: $0) }
+        present(key).map { view.value(at: $0) }
     }
 
     public func required(_ key: String) throws(FieldError) -> JSONValue {
-        tape.value(at: try required(entry: key))
+        view.value(at: try required(entry: key))
     }
 
     public func fail(_ key: String, _ value: JSONValue, _ rule: String) -> FieldError {
@@ -203,7 +192,7 @@ public struct RecordReader {
 
     /// The error for the value at entry `member`, quoted as JSON.
     private func fail(_ key: String, at member: Int, _ rule: String) -> FieldError {
-        fail(key, tape.value(at: member), rule)
+        fail(key, view.value(at: member), rule)
     }
 
     // MARK: - Ids and text
@@ -235,15 +224,6 @@ public struct RecordReader {
         }
     }
 
-    static func idText(_ value: JSONValue) -> String? {
-        switch value {
-        case .string(let text): return text.isEmpty ? nil : text
-        case .integer(let number): return String(number)
-        case .number(_, let literal) where isIntegerLiteral(literal): return literal
-        default: return nil
-        }
-    }
-
     public func string(_ key: String) throws(FieldError) -> String {
         let member = try required(entry: key)
         guard view.kind(at: member) == .string else { throw fail(key, at: member, "must be a string") }
@@ -258,14 +238,11 @@ public struct RecordReader {
 
     /// An optional list of strings (`contexte`, `photos`).
     public func optionalStrings(_ key: String) throws(FieldError) -> [String]? {
-        guard let list = try optionalList(key) else { return nil }
+        guard let list = try optionalStringList(key) else { return nil }
         var result: [String] = []
         result.reserveCapacity(view.itemCount(at: list))
         var item = list + 1
         while item < view.end(at: list) {
-            guard view.kind(at: item) == .string else {
-                throw fail("\(key)[\(result.count)]", at: item, "must be a string")
-            }
             result.append(view.string(at: item))
             item = view.end(at: item)
         }
@@ -276,6 +253,12 @@ public struct RecordReader {
     /// absent, `null` or empty; the same checks and messages as `optionalStrings`, and the same
     /// text as `value(key)?.jsonText`, with no `String` made for the items.
     public func optionalStringsJSON(_ key: String) throws(FieldError) -> String? {
+        guard let list = try optionalStringList(key), view.itemCount(at: list) > 0 else { return nil }
+        return view.jsonText(at: list)
+    }
+
+    /// The entry of an optional list whose items must all be strings (`contexte[1]: must be a string`).
+    private func optionalStringList(_ key: String) throws(FieldError) -> Int? {
         guard let list = try optionalList(key) else { return nil }
         var item = list + 1
         var position = 0
@@ -286,7 +269,7 @@ public struct RecordReader {
             item = view.end(at: item)
             position += 1
         }
-        return position == 0 ? nil : tape.jsonText(at: list)
+        return list
     }
 
     /// One of `allowed`, compared after Unicode canonical equivalence (Swift's `==`), returned as
@@ -485,32 +468,19 @@ public struct RecordReader {
         return member
     }
 
-    public func array(_ key: String) throws(FieldError) -> [JSONValue] {
-        let member = try list(key)
-        guard case .array(let items) = tape.value(at: member) else { return [] }
-        return items
-    }
-
-    public func optionalArray(_ key: String) throws(FieldError) -> [JSONValue]? {
-        guard let member = try optionalList(key) else { return nil }
-        guard case .array(let items) = tape.value(at: member) else { return [] }
-        return items
-    }
-
     /// One item of a list, where it is on the record's tape: read it with `element(_:_:_:)`. Like
     /// the reader it comes from, valid until the reader's tape is read into again.
     public struct Item {
-        unowned(unsafe) let tape: JSONTape
         let view: JSONTapeView
         let entry: Int
         /// The tape of a record built in memory, kept alive; nil for the reader's tape.
         let owner: JSONTape?
         /// The item as a tree.
-        public var value: JSONValue { tape.value(at: entry) }
+        public var value: JSONValue { view.value(at: entry) }
 
         /// The item's own items when it is a list (a signature's strokes and points), else nil.
         public var elements: Elements? {
-            view.kind(at: entry) == .array ? Elements(tape: tape, view: view, list: entry, owner: owner) : nil
+            view.kind(at: entry) == .array ? Elements(view: view, list: entry, owner: owner) : nil
         }
 
         /// A finite JSON number, integer or not; nil for anything else.
@@ -525,14 +495,12 @@ public struct RecordReader {
 
     /// The items of a list inside a list, in order, read in place.
     public struct Elements: Sequence, IteratorProtocol {
-        unowned(unsafe) let tape: JSONTape
         let view: JSONTapeView
         let list: Int
         let owner: JSONTape?
         private var position: Int
 
-        init(tape: JSONTape, view: JSONTapeView, list: Int, owner: JSONTape?) {
-            self.tape = tape
+        init(view: JSONTapeView, list: Int, owner: JSONTape?) {
             self.view = view
             self.list = list
             self.owner = owner
@@ -544,7 +512,7 @@ public struct RecordReader {
         public mutating func next() -> Item? {
             guard position < view.end(at: list) else { return nil }
             defer { position = view.end(at: position) }
-            return Item(tape: tape, view: view, entry: position, owner: owner)
+            return Item(view: view, entry: position, owner: owner)
         }
     }
 
@@ -563,7 +531,7 @@ public struct RecordReader {
         items.reserveCapacity(view.itemCount(at: list))
         var item = list + 1
         while item < view.end(at: list) {
-            items.append(Item(tape: tape, view: view, entry: item, owner: owner))
+            items.append(Item(view: view, entry: item, owner: owner))
             item = view.end(at: item)
         }
         return items
@@ -573,7 +541,7 @@ public struct RecordReader {
     public func optionalObject(_ key: String) throws(FieldError) -> RecordReader? {
         guard let member = present(key) else { return nil }
         guard view.kind(at: member) == .object else { throw fail(key, at: member, "must be an object") }
-        return try RecordReader(tape: tape, entry: member, path: path + key + ".", owner: owner)
+        return try RecordReader(view: view, entry: member, path: path + key + ".", owner: owner)
     }
 
     /// An item of a list that must be an object (`services[1].`).
@@ -581,12 +549,6 @@ public struct RecordReader {
         guard view.kind(at: item.entry) == .object else {
             throw fail("\(key)[\(index)]", item.value, "must be an object")
         }
-        return try RecordReader(tape: tape, entry: item.entry, path: path + "\(key)[\(index)].", owner: owner)
-    }
-
-    /// The same for an item already made into a tree.
-    public func element(_ key: String, _ index: Int, _ value: JSONValue) throws(FieldError) -> RecordReader {
-        guard case .object(let nested) = value else { throw fail("\(key)[\(index)]", value, "must be an object") }
-        return try RecordReader(nested, path: path + "\(key)[\(index)].")
+        return try RecordReader(view: view, entry: item.entry, path: path + "\(key)[\(index)].", owner: owner)
     }
 }

@@ -102,23 +102,32 @@ extension JSONScanner {
     /// A member name and its colon, the name's bytes appended to `tape`.
     @inline(__always)
     mutating func parseName(into tape: inout JSONTape.Storage) throws -> (start: Int32, count: Int32) {
-        guard let quote = try significantByte() else { throw try endOfInput() }
-        guard quote == 0x22 else { throw try unexpectedCharacter() }
+        try expectNameQuote()
         let name = try parseString(into: &tape)
-        guard let colon = try significantByte() else { throw try endOfInput() }
-        guard colon == UInt8(ascii: ":") else { throw try unexpectedCharacter() }
-        position += 1
+        try expectColon()
         return name
     }
 
     /// A member name and its colon (a wrapper's members).
     mutating func parseKey() throws -> String {
+        try expectNameQuote()
+        let key = try parseString()
+        try expectColon()
+        return key
+    }
+
+    /// The opening quote of a member name, left unconsumed (the string readers start on it).
+    @inline(__always)
+    private mutating func expectNameQuote() throws {
         guard let quote = try significantByte() else { throw try endOfInput() }
         guard quote == 0x22 else { throw try unexpectedCharacter() }
-        let key = try parseString()
+    }
+
+    /// The colon after a member name, consumed.
+    @inline(__always)
+    private mutating func expectColon() throws {
         guard let colon = try significantByte() else { throw try endOfInput() }
         guard colon == UInt8(ascii: ":") else { throw try unexpectedCharacter() }
         position += 1
-        return key
     }
 }

@@ -228,11 +228,7 @@ public final class JSONTape {
     public var view: JSONTapeView { storage.view }
 
     public func kind(at index: Int) -> Kind { view.kind(at: index) }
-    public func end(at index: Int) -> Int { view.end(at: index) }
     public func itemCount(at index: Int) -> Int { view.itemCount(at: index) }
-    public func text(at index: Int) -> UnsafeBufferPointer<UInt8> { view.text(at: index) }
-    public func name(at index: Int) -> UnsafeBufferPointer<UInt8> { view.name(at: index) }
-    func double(at index: Int) -> Double { view.double(at: index) }
 
     /// The string (or number literal) at `index` as a `String`. No cache of short strings: most
     /// strings a record keeps are its ids, each seen once, and a cache that misses costs more
@@ -240,42 +236,13 @@ public final class JSONTape {
     public func string(at index: Int) -> String { view.string(at: index) }
 
     /// The member name at `index` as a `String`.
-    public func nameString(at index: Int) -> String {
-        String(decoding: name(at: index), as: UTF8.self)
-    }
+    public func nameString(at index: Int) -> String { view.nameString(at: index) }
 
     /// The entry at `index` as compact JSON text: what `value(at: index).jsonText` gives.
     public func jsonText(at index: Int) -> String { view.jsonText(at: index) }
 
     /// The `JSONValue` of the entry at `index` and its subtree.
-    public func value(at index: Int = 0) -> JSONValue {
-        let view = self.view
-        switch view.kind(at: index) {
-        case .null: return .null
-        case .bool: return .bool(view.bool(at: index))
-        case .integer: return .integer(view.integer(at: index))
-        case .number: return .number(double(at: index), literal: string(at: index))
-        case .string: return .string(string(at: index))
-        case .array:
-            var items: [JSONValue] = []
-            items.reserveCapacity(itemCount(at: index))
-            var item = index + 1
-            while item < end(at: index) {
-                items.append(value(at: item))
-                item = end(at: item)
-            }
-            return .array(items)
-        case .object:
-            var members: [JSONObject.Member] = []
-            members.reserveCapacity(itemCount(at: index))
-            var member = index + 1
-            while member < end(at: index) {
-                members.append(JSONObject.Member(key: nameString(at: member), value: value(at: member)))
-                member = end(at: member)
-            }
-            return .object(JSONObject(members: members))
-        }
-    }
+    public func value(at index: Int = 0) -> JSONValue { view.value(at: index) }
 }
 
 /// A complete record on a tape, read through raw pointers: no reference counting and no
@@ -331,6 +298,40 @@ public struct JSONTapeView {
     public func string(at index: Int) -> String {
         let text = text(at: index)
         return text.isEmpty ? "" : String(decoding: text, as: UTF8.self)
+    }
+
+    /// The member name at `index` as a `String`.
+    public func nameString(at index: Int) -> String {
+        String(decoding: name(at: index), as: UTF8.self)
+    }
+
+    /// The `JSONValue` of the entry at `index` and its subtree.
+    public func value(at index: Int) -> JSONValue {
+        switch kind(at: index) {
+        case .null: return .null
+        case .bool: return .bool(bool(at: index))
+        case .integer: return .integer(integer(at: index))
+        case .number: return .number(double(at: index), literal: string(at: index))
+        case .string: return .string(string(at: index))
+        case .array:
+            var items: [JSONValue] = []
+            items.reserveCapacity(itemCount(at: index))
+            var item = index + 1
+            while item < end(at: index) {
+                items.append(value(at: item))
+                item = end(at: item)
+            }
+            return .array(items)
+        case .object:
+            var members: [JSONObject.Member] = []
+            members.reserveCapacity(itemCount(at: index))
+            var member = index + 1
+            while member < end(at: index) {
+                members.append(JSONObject.Member(key: nameString(at: member), value: value(at: member)))
+                member = end(at: member)
+            }
+            return .object(JSONObject(members: members))
+        }
     }
 
     /// The entry at `index` as compact JSON text: what `value(at: index).jsonText` gives.

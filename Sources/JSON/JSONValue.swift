@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A JSON value as a tree: what `JSONRecordReader.next()` gives for a record, made from the
 /// record's tape (`JSONTape.value(at:)`; the import validates from the tape and makes one only for
 /// a message), and what tests build. Numbers keep what validation needs: integers exactly, and
@@ -195,38 +189,10 @@ public struct JSONObject: Sendable, Equatable {
         return nil
     }
 
-    /// Whether two member names are the same bytes (not merely canonically equivalent).
-    ///
-    /// The representations first (two words: a name a kind looks up and the scanner's small string
-    /// of the same bytes are equal there), then lengths (O(1) for the scanner's native strings),
-    /// then one `memcmp`: never Swift's `==`, which for two different strings takes its
-    /// Unicode-aware comparison path, and a lookup or a repeated-name check compares mostly
-    /// different names (issue 13's profile had `_stringCompareWithSmolCheck` at 5 % of the reader
-    /// thread).
-    @inline(__always)
+    /// Whether two member names are the same bytes (not merely canonically equivalent): never
+    /// Swift's `==`, which calls the NFC and NFD spellings of one word equal. Records are looked
+    /// up on their tape (`JSONTapeView.hasName`); this serves trees built in memory.
     public static func sameName(_ first: String, _ second: String) -> Bool {
-        if sameRepresentation(first, second) { return true }
-        let count = first.utf8.count
-        guard count == second.utf8.count else { return false }
-        return count == 0 || sameBytes(first, second, count: count)
-    }
-
-    /// Whether the two values are one and the same string: the same inline bytes of a small
-    /// string (a name of up to 15 bytes that the reader made and the literal a kind looks up are
-    /// both small), or the same storage. Equal representations hold equal bytes; unequal ones say
-    /// nothing, and `sameBytes` decides.
-    @inline(__always)
-    static func sameRepresentation(_ first: String, _ second: String) -> Bool {
-        let one = unsafeBitCast(first, to: (UInt64, UInt64).self)
-        let two = unsafeBitCast(second, to: (UInt64, UInt64).self)
-        return one == two
-    }
-
-    @inline(never)
-    static func sameBytes(_ first: String, _ second: String, count: Int) -> Bool {
-        var first = first, second = second
-        return first.withUTF8 { one in
-            second.withUTF8 { two in memcmp(one.baseAddress!, two.baseAddress!, count) == 0 }
-        }
+        first.utf8.elementsEqual(second.utf8)
     }
 }
