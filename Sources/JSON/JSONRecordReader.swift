@@ -42,7 +42,9 @@ public final class JSONRecordReader {
     /// Bytes of the file read so far, for a progress line.
     public var bytesConsumed: Int { cursor.scanner.offset }
 
-    private var cursor: JSONRecordCursor
+    /// Unchecked, like a tape's storage: a reader is used by one thread at a time, and only
+    /// through its own methods.
+    @exclusivity(unchecked) private var cursor: JSONRecordCursor
     private let buffer: UnsafeMutablePointer<UInt8>
 
     /// - Parameters:
