@@ -291,12 +291,24 @@ public struct RecordReader {
         _ key: String, _ member: Int, _ allowed: [String], aliases: [String: String]
     ) throws(FieldError) -> String {
         if view.kind(at: member) == .string {
-            // A short value is a small string, and two ASCII strings compare as bytes.
+            // The usual case, a value spelled as allowed, is found by its bytes with no `String` made.
+            let bytes = view.text(at: member)
+            for candidate in allowed where RecordReader.spells(candidate, bytes) { return candidate }
+            // Anything else (an alias, a canonical equivalent, an invalid value) compares as Swift does.
             let text = view.string(at: member)
             for candidate in allowed where candidate == text { return candidate }
             for (alias, canonical) in aliases where alias == text { return canonical }
         }
         throw fail(key, at: member, "must be one of " + allowed.joined(separator: ", "))
+    }
+
+    /// Whether `bytes` are `text`'s UTF-8, byte for byte.
+    @inline(__always)
+    private static func spells(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var text = text
+        guard text.utf8.count == bytes.count else { return false }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
+        return text.withUTF8 { JSONTapeView.equalBytes($0.baseAddress!, base, bytes.count) }
     }
 
     // MARK: - Numbers

@@ -411,6 +411,32 @@ public struct JSONTapeView {
     public func hasName(at index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
         let entry = entries[index]
         guard Int(entry.nameCount) == key.count else { return false }
-        return key.count == 0 || memcmp(bytes + Int(entry.nameStart), key.baseAddress!, key.count) == 0
+        return key.count == 0 || JSONTapeView.equalBytes(bytes + Int(entry.nameStart), key.baseAddress!, key.count)
+    }
+
+    /// Whether `count` bytes at `a` and `b` are the same. Field names and enumeration values are
+    /// short: two overlapping word compares, inline, where `memcmp` is a call through the PLT.
+    @inlinable @inline(__always)
+    public static func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let a = UnsafeRawPointer(a), b = UnsafeRawPointer(b)
+        if count >= 8 {
+            if count > 16 { return memcmp(a, b, count) == 0 }
+            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                && a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                    == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        }
+        if count >= 4 {
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                    == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        }
+        var index = 0
+        while index < count {
+            if a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) {
+                return false
+            }
+            index += 1
+        }
+        return true
     }
 }

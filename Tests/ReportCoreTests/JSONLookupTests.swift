@@ -172,6 +172,40 @@ final class JSONLookupTests: XCTestCase {
         }
     }
 
+    /// Names are compared with word loads that overlap: every length from 0 to 40, and a
+    /// difference at every position of it, must be told apart, and equal bytes found equal.
+    func testNameBytesAreComparedAtEveryPosition() {
+        for count in 0...40 {
+            let name = (0..<count).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            let same = name
+            name.withUnsafeBufferPointer { a in
+                same.withUnsafeBufferPointer { b in
+                    XCTAssertTrue(JSONTapeView.equalBytes(a.baseAddress!, b.baseAddress!, count), "length \(count)")
+                }
+            }
+            for position in 0..<count {
+                var other = name
+                other[position] ^= 0x20
+                name.withUnsafeBufferPointer { a in
+                    other.withUnsafeBufferPointer { b in
+                        XCTAssertFalse(
+                            JSONTapeView.equalBytes(a.baseAddress!, b.baseAddress!, count),
+                            "length \(count), position \(position)")
+                    }
+                }
+            }
+        }
+        // Through the reader: names of 8 to 16 bytes that differ only in their middle.
+        let names = ["createdAt", "created_t", "completedAt", "completedAu", "interior_clean", "interior_cleam"]
+        let members = names.enumerated().map { JSONObject.Member(key: $1, value: .integer(Int64($0))) }
+        let reader = try? RecordReader(JSONObject(members: Array(members.prefix(5))))
+        for (index, name) in names.enumerated().prefix(5) {
+            XCTAssertEqual(reader?.value(name), .integer(Int64(index)))
+        }
+        XCTAssertNil(reader?.value("interior_cleam"))
+        XCTAssertNil(reader?.value("createdAu"))
+    }
+
     func testObjectsOfManyMembersAreCheckedWhole() throws {
         let members = (0..<300).map { JSONObject.Member(key: "field\($0)", value: .integer(Int64($0))) }
         let reader = try RecordReader(JSONObject(members: members))
