@@ -10,11 +10,33 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// A real calendar date, or nil (2016-02-30, month 13, year 0).
     public init?(year: Int, month: Int, day: Int) {
+        let index = (year &- Day.firstTabledYear) &* 12 &+ (month &- 1)
+        if month >= 1, month <= 12, index >= 0, index < Day.monthStarts.count - 1 {
+            // Every date an import reads is in the table: no division, no leap-year rule.
+            let first = Int(Day.monthStarts[index])
+            guard day >= 1, day <= Int(Day.monthStarts[index + 1]) - first else { return nil }
+            ordinal = first + day - 1
+            return
+        }
         guard year >= 1, year <= 9999, month >= 1, month <= 12, day >= 1,
             day <= Day.daysInMonth(year: year, month: month)
         else { return nil }
         ordinal = Day.daysFromCivil(year: year, month: month, day: day)
     }
+
+    static let firstTabledYear = 1900
+
+    /// The ordinal of the first day of every month from 1900-01 through 2199-12, and of 2200-01:
+    /// a month's length is the difference of two neighbours.
+    static let monthStarts: [Int32] = {
+        var starts: [Int32] = []
+        starts.reserveCapacity(300 * 12 + 1)
+        for year in firstTabledYear..<(firstTabledYear + 300) {
+            for month in 1...12 { starts.append(Int32(daysFromCivil(year: year, month: month, day: 1))) }
+        }
+        starts.append(Int32(daysFromCivil(year: firstTabledYear + 300, month: 1, day: 1)))
+        return starts
+    }()
 
     /// Parses exactly `YYYY-MM-DD`.
     public init?(_ text: String) {

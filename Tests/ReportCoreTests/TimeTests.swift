@@ -27,6 +27,40 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(day.monthKey, "2016-12")
     }
 
+    /// Dates of 1900–2199 come from a table of month starts, all others from Hinnant's formula:
+    /// both must agree, day by day, across the table's edges and every leap-year rule, and give
+    /// back the components they were made from.
+    func testTabledDatesAgreeWithTheCalendarFormula() {
+        var days = 0
+        for year in Array(1...3) + Array(1596...2404) + Array(9997...9999) {
+            for month in 0...13 {
+                for dayOfMonth in 0...32 {
+                    let valid =
+                        (1...12).contains(month) && dayOfMonth >= 1
+                        && dayOfMonth <= Day.daysInMonth(year: year, month: month)
+                    let day = Day(year: year, month: month, day: dayOfMonth)
+                    guard valid else {
+                        if day != nil { XCTFail("\(year)-\(month)-\(dayOfMonth) is not a date") }
+                        continue
+                    }
+                    guard let day else {
+                        XCTFail("\(year)-\(month)-\(dayOfMonth) is a date")
+                        continue
+                    }
+                    if day.ordinal != Day.daysFromCivil(year: year, month: month, day: dayOfMonth)
+                        || day.components != (year, month, dayOfMonth)
+                    {
+                        XCTFail("\(year)-\(month)-\(dayOfMonth) is day \(day.ordinal)")
+                    }
+                    days += 1
+                }
+            }
+        }
+        // 815 years, 197 of them leap years (1596… 2404 by fours, less 1700, 1800, 1900, 2100,
+        // 2200 and 2300; 1600, 2000 and 2400 are).
+        XCTAssertEqual(days, 815 * 365 + 197)
+    }
+
     func testTimestampAcceptsTheSpecForms() throws {
         let paris = try XCTUnwrap(Timestamp("2016-10-01T09:12:00+02:00"))
         let utc = try XCTUnwrap(Timestamp("2016-10-01T07:12Z"))
