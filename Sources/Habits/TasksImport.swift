@@ -21,14 +21,22 @@ public struct TaskRecord: Sendable, Equatable {
 
     /// Validates every field, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
-        id = try reader.id("id")
-        userId = try reader.id("userId")
-        date = try reader.day("date")
-        libelle = try reader.string("libelle")
-        state = try reader.enumeration("state", TaskRecord.states)
-        contexteJSON = try reader.optionalStringsJSON("contexte")
-        createdAt = try reader.optionalTimestamp("createdAt")
-        completedAt = try reader.optionalTimestamp("completedAt")
+        let id = try reader.id("id")
+        let userId = try reader.id("userId")
+        let date = try reader.day("date")
+        let libelle = try reader.string("libelle")
+        let state = try reader.enumeration("state", TaskRecord.states)
+        let contexteJSON = try reader.optionalStringsJSON("contexte")
+        let createdAt = try reader.optionalTimestamp("createdAt")
+        let completedAt = try reader.optionalTimestamp("completedAt")
+        self.id = id
+        self.userId = userId
+        self.date = date
+        self.libelle = libelle
+        self.state = state
+        self.contexteJSON = contexteJSON
+        self.createdAt = createdAt
+        self.completedAt = completedAt
     }
 }
 
