@@ -20,18 +20,31 @@ public struct RecordReader {
     let entry: Int
     /// Keeps a tape made for a record built in memory alive; nil for the reader's tape.
     private let owner: JSONTape?
+    /// The path of the object holding this one, and for an item of a list its key and position:
+    /// an item's path is written out only for a message, so that a valid list of objects (a
+    /// loan's impacts, a booking's services) makes no `String` per item.
+    private let parentPath: String
+    private let item: (key: String, index: Int)?
+
     /// The path of this object inside the record (`check_out_record.`, `services[1].`), for messages.
-    public let path: String
+    public var path: String {
+        guard let item else { return parentPath }
+        return parentPath + "\(item.key)[\(item.index)]."
+    }
 
     /// The object at `entry` of a tape, rejected when it repeats a field name.
-    init(view: JSONTapeView, entry: Int, path: String, owner: JSONTape? = nil) throws(FieldError) {
+    init(
+        view: JSONTapeView, entry: Int, path: String, item: (key: String, index: Int)? = nil,
+        owner: JSONTape? = nil
+    ) throws(FieldError) {
         self.view = view
         self.entry = entry
-        self.path = path
+        parentPath = path
+        self.item = item
         self.owner = owner
         if let repeated = repeatedName() {
             // The empty name, which JSON allows, shown as written: `field "": repeated field`.
-            throw FieldError(field: path + (repeated.isEmpty ? "\"\"" : repeated), value: "", rule: "repeated field")
+            throw FieldError(field: self.path + (repeated.isEmpty ? "\"\"" : repeated), value: "", rule: "repeated field")
         }
     }
 
@@ -218,9 +231,34 @@ public struct RecordReader {
     private func idText(_ member: Int) -> String? {
         switch view.kind(at: member) {
         case .string: return view.text(at: member).isEmpty ? nil : view.string(at: member)
-        case .integer: return String(view.integer(at: member))
+        case .integer: return RecordReader.decimal(view.integer(at: member))
         case .number where RecordReader.isIntegerLiteral(view.text(at: member)): return view.string(at: member)
         default: return nil
+        }
+    }
+
+    /// `String(value)`, written digit by digit: integer ids are common (drivers, groups, cars),
+    /// and the generic conversion cost four times as much.
+    static func decimal(_ value: Int64) -> String {
+        guard value > Int64.min else { return String(value) }
+        var magnitude = value.magnitude
+        var digits = 1
+        var scale: UInt64 = 10
+        // At most 19 digits: Int64.max has 19, and 10^19 still fits in a UInt64.
+        while digits < 19 && magnitude >= scale {
+            digits += 1
+            scale &*= 10
+        }
+        let count = digits + (value < 0 ? 1 : 0)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var at = count
+            repeat {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 { buffer[0] = UInt8(ascii: "-") }
+            return count
         }
     }
 
@@ -561,6 +599,6 @@ public struct RecordReader {
         guard view.kind(at: item.entry) == .object else {
             throw fail("\(key)[\(index)]", item.value, "must be an object")
         }
-        return try RecordReader(view: view, entry: item.entry, path: path + "\(key)[\(index)].", owner: owner)
+        return try RecordReader(view: view, entry: item.entry, path: path, item: (key, index), owner: owner)
     }
 }

@@ -15,6 +15,26 @@ final class LooseIdTests: XCTestCase {
         return value
     }
 
+    /// Integer ids are kept as their decimal text, written digit by digit: the same text as
+    /// Swift's own, at every number of digits, both signs and both ends of Int64.
+    func testIntegerIdsKeepTheirDecimalText() throws {
+        var values: [Int64] = [0, 1, -1, 9, -9, Int64.max, Int64.min, Int64.min + 1, Int64.max - 1]
+        var power: Int64 = 1
+        for _ in 1...18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
+        }
+        var generator = SystemRandomNumberGenerator()
+        values += (0..<2_000).map { _ in
+            Int64.random(in: Int64.min...Int64.max, using: &generator) >> Int64.random(in: 0...62)
+        }
+        for value in values {
+            let reader = try RecordReader(JSONObject(members: [.init(key: "id", value: .integer(value))]))
+            XCTAssertEqual(try reader.id("id"), String(value))
+            XCTAssertEqual(try reader.optionalId("id"), String(value))
+        }
+    }
+
     func testEveryIdIsCutAtSixtyCharacters() throws {
         let digits = String(repeating: "3", count: 84)
         let longInteger = try XCTUnwrap(RecordReader.looseId(record(#"{"id": \#(digits)}"#)))
