@@ -9,6 +9,31 @@ public enum Plate {
 
     /// The vehicle key of a plate as written; empty when nothing but spaces and dashes was written.
     public static func normalized(_ written: String) -> String {
-        String(written.uppercased().filter { !$0.isWhitespace && !dashes.contains($0) })
+        if let ascii = normalizedASCII(written) { return ascii }
+        return String(written.uppercased().filter { !$0.isWhitespace && !dashes.contains($0) })
+    }
+
+    /// The same for a plate written in ASCII (nearly all of them), byte by byte: there the white
+    /// space is tab, line feed, vertical tab, form feed, carriage return and space, the one dash
+    /// is `-`, and upper-casing changes `a`–`z` only. Nil for anything else.
+    static func normalizedASCII(_ written: String) -> String? {
+        var written = written
+        return written.withUTF8 { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var kept = 0
+            for byte in bytes where !isASCIISpaceOrDash(byte) { kept += 1 }
+            return String(unsafeUninitializedCapacity: kept) { buffer in
+                var at = 0
+                for byte in bytes where !isASCIISpaceOrDash(byte) {
+                    buffer[at] = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte
+                    at += 1
+                }
+                return at
+            }
+        }
+    }
+
+    private static func isASCIISpaceOrDash(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") || (byte >= 0x09 && byte <= 0x0D)
     }
 }

@@ -53,4 +53,29 @@ final class FleetSchemaTests: FleetTestCase {
         XCTAssertEqual(Plate.normalized("é-1"), "É1")
         XCTAssertEqual(Plate.normalized(" - "), "")
     }
+
+    /// ASCII plates are normalised byte by byte: every pair of ASCII characters, and random
+    /// longer plates, give what Unicode upper-casing and Character white space give.
+    func testASCIIPlatesNormaliseAsUnicodeDoes() {
+        func unicode(_ written: String) -> String {
+            String(written.uppercased().filter { !$0.isWhitespace && !Plate.dashes.contains($0) })
+        }
+        var plates: [String] = []
+        for first in 0..<128 {
+            for second in 0..<128 {
+                plates.append(String(decoding: [UInt8(first), UInt8(second)], as: UTF8.self))
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aZ09 -\t\r\n\u{0B}\u{0C}\u{1C}\u{1F}_.x")
+        for _ in 0..<2_000 {
+            plates.append(
+                String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement()! }))
+        }
+        for plate in plates {
+            XCTAssertNotNil(Plate.normalizedASCII(plate))
+            XCTAssertEqual(Plate.normalized(plate), unicode(plate), "\(Array(plate.utf8))")
+        }
+        XCTAssertNil(Plate.normalizedASCII("é-1"))
+    }
 }
