@@ -44,7 +44,8 @@ public struct RecordReader {
         self.owner = owner
         if let repeated = repeatedName() {
             // The empty name, which JSON allows, shown as written: `field "": repeated field`.
-            throw FieldError(field: self.path + (repeated.isEmpty ? "\"\"" : repeated), value: "", rule: "repeated field")
+            let name = repeated.isEmpty ? "\"\"" : repeated
+            throw FieldError(field: self.path + name, value: "", rule: "repeated field")
         }
     }
 
