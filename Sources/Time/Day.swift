@@ -47,25 +47,28 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Parses exactly `YYYY-MM-DD` from UTF-8 bytes.
     public static func parse(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Day? {
-        guard bytes.count == 10 else { return nil }
-        let b = bytes.startIndex
-        guard bytes[b + 4] == UInt8(ascii: "-"), bytes[b + 7] == UInt8(ascii: "-"),
-            let year = digits(bytes, b, 4), let month = digits(bytes, b + 5, 2),
-            let day = digits(bytes, b + 8, 2)
-        else { return nil }
-        return Day(year: year, month: month, day: day)
+        guard bytes.count == 10, let base = bytes.base.baseAddress else { return nil }
+        return parse(at: base + bytes.startIndex)
     }
 
-    /// Reads `count` ASCII digits at `start`, or nil.
+    /// Parses `YYYY-MM-DD` from the ten bytes at `bytes`.
     @inline(__always)
-    static func digits(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ start: Int, _ count: Int) -> Int? {
-        var value = 0
-        for index in start..<(start + count) {
-            let digit = Int(bytes[index]) &- 48
-            guard digit >= 0, digit <= 9 else { return nil }
-            value = value * 10 + digit
-        }
-        return value
+    static func parse(at bytes: UnsafePointer<UInt8>) -> Day? {
+        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let century = twoDigits(bytes), let year = twoDigits(bytes + 2),
+            let month = twoDigits(bytes + 5), let day = twoDigits(bytes + 8)
+        else { return nil }
+        return Day(year: century * 100 + year, month: month, day: day)
+    }
+
+    /// The two ASCII digits at `bytes` as a number, or nil: one unsigned compare per digit, and
+    /// no bounds check (the caller has checked the length).
+    @inline(__always)
+    static func twoDigits(_ bytes: UnsafePointer<UInt8>) -> Int? {
+        let tens = UInt(bytes[0]) &- 48
+        let units = UInt(bytes[1]) &- 48
+        guard tens <= 9, units <= 9 else { return nil }
+        return Int(tens * 10 + units)
     }
 
     public var components: (year: Int, month: Int, day: Int) { Day.civil(fromDays: ordinal) }

@@ -41,26 +41,29 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Strict parser over UTF-8 bytes; nil for anything SPEC §1 calls invalid.
     public static func parse(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Timestamp? {
-        let count = bytes.count
-        guard count >= 17 else { return nil }  // YYYY-MM-DDTHH:MMZ
-        let b = bytes.startIndex
-        guard let day = Day.parse(bytes[b..<(b + 10)]), bytes[b + 10] == UInt8(ascii: "T"),
-            let hour = Day.digits(bytes, b + 11, 2), bytes[b + 13] == UInt8(ascii: ":"),
-            let minute = Day.digits(bytes, b + 14, 2), hour <= 23, minute <= 59
+        guard let base = bytes.base.baseAddress else { return nil }
+        return parse(at: base + bytes.startIndex, count: bytes.count)
+    }
+
+    /// The same over `count` bytes at `bytes`, read through the pointer: the length is checked
+    /// before each part, so no byte is read twice or bounds-checked one by one.
+    static func parse(at bytes: UnsafePointer<UInt8>, count: Int) -> Timestamp? {
+        guard count >= 17, let day = Day.parse(at: bytes), bytes[10] == UInt8(ascii: "T"),
+            let hour = Day.twoDigits(bytes + 11), bytes[13] == UInt8(ascii: ":"),
+            let minute = Day.twoDigits(bytes + 14), hour <= 23, minute <= 59
         else { return nil }
-        var index = b + 16
-        let end = bytes.endIndex
+        var index = 16
         var second = 0
         var micros = 0
-        if index < end, bytes[index] == UInt8(ascii: ":") {
-            guard index + 3 <= end, let s = Day.digits(bytes, index + 1, 2), s <= 59 else { return nil }
+        if bytes[index] == UInt8(ascii: ":") {
+            guard index + 3 <= count, let s = Day.twoDigits(bytes + index + 1), s <= 59 else { return nil }
             second = s
             index += 3
-            if index < end, bytes[index] == UInt8(ascii: ".") {
+            if index < count, bytes[index] == UInt8(ascii: ".") {
                 index += 1
                 var digits = 0
-                while index < end, bytes[index] >= 48, bytes[index] <= 57 {
-                    if digits < 6 { micros = micros * 10 + Int(bytes[index] - 48) }
+                while index < count, UInt(bytes[index]) &- 48 <= 9 {
+                    if digits < 6 { micros = micros * 10 + Int(bytes[index] &- 48) }
                     digits += 1
                     index += 1
                 }
@@ -68,14 +71,14 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
                 if digits < 6 { for _ in digits..<6 { micros *= 10 } }
             }
         }
-        guard index < end else { return nil }
+        guard index < count else { return nil }
         var offset = 0
         switch bytes[index] {
         case UInt8(ascii: "Z"):
-            guard index + 1 == end else { return nil }
+            guard index + 1 == count else { return nil }
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            guard index + 6 == end, bytes[index + 3] == UInt8(ascii: ":"),
-                let oh = Day.digits(bytes, index + 1, 2), let om = Day.digits(bytes, index + 4, 2),
+            guard index + 6 == count, bytes[index + 3] == UInt8(ascii: ":"),
+                let oh = Day.twoDigits(bytes + index + 1), let om = Day.twoDigits(bytes + index + 4),
                 oh <= 23, om <= 59
             else { return nil }
             offset = (oh * 3600 + om * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)

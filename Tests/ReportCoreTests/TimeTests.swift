@@ -61,6 +61,98 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(days, 815 * 365 + 197)
     }
 
+    /// The parsers read through raw pointers: against SPEC §1's rules written the plain way, on
+    /// valid timestamps and dates and on thousands of one- and two-byte mutations of them.
+    func testParsersAgreeWithAPlainReadingOfTheSpec() {
+        let seeds = [
+            "2016-10-01T09:12:00+02:00", "2016-10-01T07:12Z", "2026-11-28T07:55:00.250Z",
+            "2026-11-28T07:55:00.1234569Z", "2016-10-30T01:30:00.000007-05:30", "0001-01-01T00:00:00Z",
+            "9999-12-31T23:59:59.999999+23:59", "2024-02-29T12:00-00:30", "2016-10-01",
+        ]
+        let alphabet = Array("0123456789-:TZ+. x".utf8)
+        var generator = SystemRandomNumberGenerator()
+        var inputs = seeds
+        for _ in 0..<20_000 {
+            var bytes = Array(seeds.randomElement(using: &generator)!.utf8)
+            for _ in 0..<Int.random(in: 1...2, using: &generator) {
+                let at = Int.random(in: 0...bytes.count, using: &generator)
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0 where at < bytes.count: bytes[at] = alphabet.randomElement(using: &generator)!
+                case 1 where at < bytes.count: bytes.remove(at: at)
+                case 2: bytes.insert(alphabet.randomElement(using: &generator)!, at: at)
+                default: bytes = Array(bytes.prefix(at))
+                }
+            }
+            inputs.append(String(decoding: bytes, as: UTF8.self))
+        }
+        var accepted = 0
+        for input in inputs {
+            let expected = plainTimestamp(input)
+            let parsed = Timestamp(input)
+            XCTAssertEqual(parsed?.microseconds, expected?.microseconds, input)
+            XCTAssertEqual(parsed?.offsetSeconds, expected?.offset, input)
+            XCTAssertEqual(Day(input)?.ordinal, plainDay(input)?.ordinal, input)
+            if parsed != nil { accepted += 1 }
+        }
+        XCTAssertGreaterThan(accepted, 1_000)  // the mutations keep some inputs valid (about 8 %)
+    }
+
+    /// `YYYY-MM-DD`, read with `Int` on substrings.
+    private func plainDay(_ text: String) -> Day? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let year = plainNumber(bytes, 0..<4), let month = plainNumber(bytes, 5..<7),
+            let day = plainNumber(bytes, 8..<10)
+        else { return nil }
+        return Day(year: year, month: month, day: day)
+    }
+
+    private func plainNumber(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
+        guard range.upperBound <= bytes.count, range.allSatisfy({ (48...57).contains(bytes[$0]) }) else { return nil }
+        return Int(String(decoding: bytes[range], as: UTF8.self))
+    }
+
+    /// `YYYY-MM-DDTHH:MM[:SS[.fraction]]` then `Z` or `±HH:MM`, read the plain way.
+    private func plainTimestamp(_ text: String) -> (microseconds: Int64, offset: Int)? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 17, let day = plainDay(String(decoding: bytes[0..<10], as: UTF8.self)),
+            bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+            let hour = plainNumber(bytes, 11..<13), let minute = plainNumber(bytes, 14..<16), hour <= 23, minute <= 59
+        else { return nil }
+        var at = 16
+        var second = 0
+        var micros = 0
+        if bytes[at] == UInt8(ascii: ":") {
+            guard let value = plainNumber(bytes, 17..<19), value <= 59 else { return nil }
+            second = value
+            at = 19
+            if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
+                var end = at + 1
+                while end < bytes.count, (48...57).contains(bytes[end]) { end += 1 }
+                guard end > at + 1 else { return nil }
+                let fraction = String(decoding: bytes[(at + 1)..<end], as: UTF8.self) + "000000"
+                micros = Int(fraction.prefix(6))!
+                at = end
+            }
+        }
+        guard at < bytes.count else { return nil }
+        var offset = 0
+        if bytes[at] == UInt8(ascii: "Z") {
+            guard at + 1 == bytes.count else { return nil }
+        } else if bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") {
+            guard at + 6 == bytes.count, bytes[at + 3] == UInt8(ascii: ":"),
+                let hours = plainNumber(bytes, (at + 1)..<(at + 3)),
+                let minutes = plainNumber(bytes, (at + 4)..<(at + 6)),
+                hours <= 23, minutes <= 59
+            else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (bytes[at] == UInt8(ascii: "-") ? -1 : 1)
+        } else {
+            return nil
+        }
+        let seconds = Int64(day.ordinal) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+        return (seconds * 1_000_000 + Int64(micros), offset)
+    }
+
     func testTimestampAcceptsTheSpecForms() throws {
         let paris = try XCTUnwrap(Timestamp("2016-10-01T09:12:00+02:00"))
         let utc = try XCTUnwrap(Timestamp("2016-10-01T07:12Z"))
