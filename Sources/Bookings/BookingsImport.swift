@@ -32,12 +32,12 @@ public struct BookingRecord: Sendable, Equatable {
 
     /// Validates every field, the service lines included, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
-        id = try reader.id("id")
-        customerId = try reader.id("customer_id")
-        slotId = try reader.optionalId("slot_id")
-        startsAt = try reader.timestamp("starts_at")
-        createdAt = try reader.timestamp("created_at")
-        status = try reader.enumeration("status", BookingRecord.statuses)
+        let id = try reader.id("id")
+        let customerId = try reader.id("customer_id")
+        let slotId = try reader.optionalId("slot_id")
+        let startsAt = try reader.timestamp("starts_at")
+        let createdAt = try reader.timestamp("created_at")
+        let status = try reader.enumeration("status", BookingRecord.statuses)
         let items = try reader.items("services")
         guard !items.isEmpty else { throw reader.fail("services", "[]", "must list at least one service") }
         var lines: [Line] = []
@@ -50,11 +50,21 @@ public struct BookingRecord: Sendable, Equatable {
                     priceCents: try line.integer("price_cents", 0...Int64.max),
                     oldPriceCents: try line.optionalInteger("old_price_cents", 0...Int64.max)))
         }
+        let amountCents = try reader.integer("amount_cents", 0...Int64.max)
+        let paidAt = try reader.optionalTimestamp("paid_at")
+        let cancelledAt = try reader.optionalTimestamp("cancelled_at")
+        let postalCode = try reader.optionalString("postal_code")
+        self.id = id
+        self.customerId = customerId
+        self.slotId = slotId
+        self.startsAt = startsAt
+        self.createdAt = createdAt
+        self.status = status
         self.lines = lines
-        amountCents = try reader.integer("amount_cents", 0...Int64.max)
-        paidAt = try reader.optionalTimestamp("paid_at")
-        cancelledAt = try reader.optionalTimestamp("cancelled_at")
-        postalCode = try reader.optionalString("postal_code")
+        self.amountCents = amountCents
+        self.paidAt = paidAt
+        self.cancelledAt = cancelledAt
+        self.postalCode = postalCode
     }
 }
 

@@ -16,9 +16,12 @@ public struct CustomerRecord: Sendable, Equatable {
     public let postalCode: String?
 
     public init(_ reader: RecordReader) throws(FieldError) {
-        id = try reader.id("id")
-        createdAt = try reader.timestamp("created_at")
-        postalCode = try reader.optionalString("postal_code")
+        let id = try reader.id("id")
+        let createdAt = try reader.timestamp("created_at")
+        let postalCode = try reader.optionalString("postal_code")
+        self.id = id
+        self.createdAt = createdAt
+        self.postalCode = postalCode
     }
 }
 

@@ -16,12 +16,18 @@ public struct ServiceRecord: Sendable, Equatable {
 
     /// Validates every field, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
-        id = try reader.id("id")
-        name = try reader.string("name")
-        category = try reader.string("category")
-        priceCents = try reader.integer("price_cents", 0...Int64.max)
-        oldPriceCents = try reader.optionalInteger("old_price_cents", 0...Int64.max)
-        durationMinutes = try reader.integer("duration_minutes", 1...Int64.max)
+        let id = try reader.id("id")
+        let name = try reader.string("name")
+        let category = try reader.string("category")
+        let priceCents = try reader.integer("price_cents", 0...Int64.max)
+        let oldPriceCents = try reader.optionalInteger("old_price_cents", 0...Int64.max)
+        let durationMinutes = try reader.integer("duration_minutes", 1...Int64.max)
+        self.id = id
+        self.name = name
+        self.category = category
+        self.priceCents = priceCents
+        self.oldPriceCents = oldPriceCents
+        self.durationMinutes = durationMinutes
     }
 }
 

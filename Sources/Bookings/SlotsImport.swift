@@ -14,13 +14,17 @@ public struct SlotRecord: Sendable, Equatable {
 
     /// Validates every field and that the slot ends after it starts, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
-        id = try reader.id("id")
-        startsAt = try reader.timestamp("starts_at")
-        endsAt = try reader.timestamp("ends_at")
+        let id = try reader.id("id")
+        let startsAt = try reader.timestamp("starts_at")
+        let endsAt = try reader.timestamp("ends_at")
         guard endsAt > startsAt else {
             throw reader.fail("ends_at", reader.value("ends_at") ?? .null, "must be after starts_at")
         }
-        capacity = try reader.integer("capacity", 0...Int64.max)
+        let capacity = try reader.integer("capacity", 0...Int64.max)
+        self.id = id
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.capacity = capacity
     }
 }
 

@@ -30,26 +30,26 @@ public final class AssignmentImporter: KindImporter {
         let checkInRecord: LoanRecord?
 
         init(_ reader: RecordReader) throws(FieldError) {
-            id = try reader.id("id")
-            eventId = try reader.id("event_id")
-            groupId = try reader.optionalId("group_id")
-            driverId = try reader.optionalId("driver_id")
-            brandName = try reader.string("brand_name")
-            modelName = try reader.optionalString("model_name")
-            licensePlateNumber = try reader.string("license_plate_number")
-            plate = Plate.normalized(licensePlateNumber)
+            let id = try reader.id("id")
+            let eventId = try reader.id("event_id")
+            let groupId = try reader.optionalId("group_id")
+            let driverId = try reader.optionalId("driver_id")
+            let brandName = try reader.string("brand_name")
+            let modelName = try reader.optionalString("model_name")
+            let licensePlateNumber = try reader.string("license_plate_number")
+            let plate = Plate.normalized(licensePlateNumber)
             if plate.isEmpty {
                 throw reader.fail(
                     "license_plate_number", try reader.required("license_plate_number"),
                     "must hold a plate (empty without spaces and dashes)")
             }
-            plannedTimeOut = try reader.timestamp("planned_time_out")
-            plannedTimeIn = try reader.timestamp("planned_time_in")
-            cancelled = try reader.optionalBool("cancelled") ?? false
-            checkOutRecord = try reader.optionalObject("check_out_record").map { (nested) throws(FieldError) in
+            let plannedTimeOut = try reader.timestamp("planned_time_out")
+            let plannedTimeIn = try reader.timestamp("planned_time_in")
+            let cancelled = try reader.optionalBool("cancelled") ?? false
+            let checkOutRecord = try reader.optionalObject("check_out_record").map { (nested) throws(FieldError) in
                 try LoanRecord(reading: nested)
             }
-            checkInRecord = try reader.optionalObject("check_in_record").map { (nested) throws(FieldError) in
+            let checkInRecord = try reader.optionalObject("check_in_record").map { (nested) throws(FieldError) in
                 try LoanRecord(reading: nested)
             }
             // One id cannot be both sides of a loan: stored as one row, one side would vanish.
@@ -57,6 +57,19 @@ public final class AssignmentImporter: KindImporter {
                 throw reader.fail(
                     "check_in_record.id", .string(checkInRecord.id), "must differ from check_out_record.id")
             }
+            self.id = id
+            self.eventId = eventId
+            self.groupId = groupId
+            self.driverId = driverId
+            self.brandName = brandName
+            self.modelName = modelName
+            self.licensePlateNumber = licensePlateNumber
+            self.plate = plate
+            self.plannedTimeOut = plannedTimeOut
+            self.plannedTimeIn = plannedTimeIn
+            self.cancelled = cancelled
+            self.checkOutRecord = checkOutRecord
+            self.checkInRecord = checkInRecord
         }
     }
 

@@ -11,9 +11,12 @@ public final class DriverImporter: KindImporter {
         let company: String?
 
         init(_ reader: RecordReader) throws(FieldError) {
-            id = try reader.id("id")
-            name = try reader.string("name")
-            company = try reader.optionalString("company")
+            let id = try reader.id("id")
+            let name = try reader.string("name")
+            let company = try reader.optionalString("company")
+            self.id = id
+            self.name = name
+            self.company = company
         }
     }
 

@@ -19,22 +19,29 @@ public final class EventImporter: KindImporter {
         let closesAtMinutes: Int
 
         init(_ reader: RecordReader) throws(FieldError) {
-            id = try reader.id("id")
-            name = try reader.string("name")
-            startsOn = try reader.day("starts_on")
-            endsOn = try reader.day("ends_on")
+            let id = try reader.id("id")
+            let name = try reader.string("name")
+            let startsOn = try reader.day("starts_on")
+            let endsOn = try reader.day("ends_on")
             if endsOn < startsOn {
                 throw reader.fail(
                     "ends_on", try reader.required("ends_on"), "must not be before starts_on (\(startsOn))")
             }
-            timezone = try reader.optionalTimeZone("timezone") ?? Zones.defaultIdentifier
-            opensAtMinutes = try reader.clockTime("opens_at")
-            closesAtMinutes = try reader.clockTime("closes_at")
+            let timezone = try reader.optionalTimeZone("timezone") ?? Zones.defaultIdentifier
+            let opensAtMinutes = try reader.clockTime("opens_at")
+            let closesAtMinutes = try reader.clockTime("closes_at")
             if closesAtMinutes <= opensAtMinutes {
                 throw reader.fail(
                     "closes_at", try reader.required("closes_at"),
                     "must be after opens_at (\(EventImporter.clock(opensAtMinutes)))")
             }
+            self.id = id
+            self.name = name
+            self.startsOn = startsOn
+            self.endsOn = endsOn
+            self.timezone = timezone
+            self.opensAtMinutes = opensAtMinutes
+            self.closesAtMinutes = closesAtMinutes
         }
     }
 

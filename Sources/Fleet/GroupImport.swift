@@ -11,9 +11,12 @@ public final class GroupImporter: KindImporter {
         let name: String
 
         init(_ reader: RecordReader) throws(FieldError) {
-            id = try reader.id("id")
-            eventId = try reader.id("event_id")
-            name = try reader.string("name")
+            let id = try reader.id("id")
+            let eventId = try reader.id("event_id")
+            let name = try reader.string("name")
+            self.id = id
+            self.eventId = eventId
+            self.name = name
         }
     }
 

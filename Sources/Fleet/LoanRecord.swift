@@ -39,13 +39,13 @@ public struct LoanRecord: Sendable, Equatable {
     /// Reads every field of a LoanRecord, throwing at the first invalid one with its full path
     /// (`check_in_record.impacts[2].x`, the reader's path giving the prefix).
     public init(reading reader: RecordReader) throws(FieldError) {
-        id = try reader.id("id")
-        recordedAt = try reader.timestamp("recorded_at")
-        mileageKilometres = try LoanRecord.readMileage(reader)
-        oilLevel = try reader.integer("oil_level", 0...4)
-        interiorCleanliness = try reader.integer("interior_cleanliness", 0...4)
-        exteriorCleanliness = try reader.integer("exterior_cleanliness", 0...4)
-        signature = try SignatureSummary(reading: reader, key: "signature")
+        let id = try reader.id("id")
+        let recordedAt = try reader.timestamp("recorded_at")
+        let mileageKilometres = try LoanRecord.readMileage(reader)
+        let oilLevel = try reader.integer("oil_level", 0...4)
+        let interiorCleanliness = try reader.integer("interior_cleanliness", 0...4)
+        let exteriorCleanliness = try reader.integer("exterior_cleanliness", 0...4)
+        let signature = try SignatureSummary(reading: reader, key: "signature")
         var impacts: [Impact] = []
         for (index, item) in (try reader.optionalItems("impacts") ?? []).enumerated() {
             let element = try reader.element("impacts", index, item)
@@ -55,9 +55,18 @@ public struct LoanRecord: Sendable, Equatable {
                     x: try element.number("x", 0...LoanRecord.boxSize),
                     y: try element.number("y", 0...LoanRecord.boxSize)))
         }
+        let photoCount = try reader.optionalStringCount("photos")
+        let comment = try reader.optionalString("comment")
+        self.id = id
+        self.recordedAt = recordedAt
+        self.mileageKilometres = mileageKilometres
+        self.oilLevel = oilLevel
+        self.interiorCleanliness = interiorCleanliness
+        self.exteriorCleanliness = exteriorCleanliness
+        self.signature = signature
         self.impacts = impacts
-        photoCount = try reader.optionalStrings("photos")?.count ?? 0
-        comment = try reader.optionalString("comment")
+        self.photoCount = photoCount
+        self.comment = comment
     }
 
     /// Any JSON number ≥ 0, with no upper bound (an odometer), so the rule reads "≥ 0".

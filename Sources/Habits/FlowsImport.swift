@@ -31,17 +31,17 @@ public struct FlowRecord: Sendable, Equatable {
 
     /// Validates every field, the steps included, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
-        id = try reader.id("id")
-        userId = try reader.id("userId")
-        date = try reader.day("date")
-        libelleAction = try reader.string("libelleAction")
-        objectif = try reader.optionalString("objectif")
-        etat = try reader.enumeration("etat", FlowRecord.states, aliases: FlowRecord.stateAliases)
-        energieRequise = try reader.optionalInteger("energieRequise", 1...5)
-        tempsEstime = try reader.optionalNonNegativeNumber("tempsEstime")
-        tempsRealise = try reader.optionalNonNegativeNumber("tempsRealise")
-        contexte = try reader.optionalStrings("contexte") ?? []
-        streakDay = try reader.optionalInteger("streakDay", 0...Int64.max)
+        let id = try reader.id("id")
+        let userId = try reader.id("userId")
+        let date = try reader.day("date")
+        let libelleAction = try reader.string("libelleAction")
+        let objectif = try reader.optionalString("objectif")
+        let etat = try reader.enumeration("etat", FlowRecord.states, aliases: FlowRecord.stateAliases)
+        let energieRequise = try reader.optionalInteger("energieRequise", 1...5)
+        let tempsEstime = try reader.optionalNonNegativeNumber("tempsEstime")
+        let tempsRealise = try reader.optionalNonNegativeNumber("tempsRealise")
+        let contexte = try reader.optionalStrings("contexte") ?? []
+        let streakDay = try reader.optionalInteger("streakDay", 0...Int64.max)
         var total: Int64 = 0
         var done: Int64 = 0
         for (index, item) in (try reader.optionalItems("etape") ?? []).enumerated() {
@@ -51,10 +51,25 @@ public struct FlowRecord: Sendable, Equatable {
             if try step.bool("terminee") { done += 1 }
             total += 1
         }
-        stepsTotal = total
-        stepsDone = done
-        createdAt = try reader.optionalTimestamp("createdAt")
-        completedAt = try reader.optionalTimestamp("completedAt")
+        let stepsTotal = total
+        let stepsDone = done
+        let createdAt = try reader.optionalTimestamp("createdAt")
+        let completedAt = try reader.optionalTimestamp("completedAt")
+        self.id = id
+        self.userId = userId
+        self.date = date
+        self.libelleAction = libelleAction
+        self.objectif = objectif
+        self.etat = etat
+        self.energieRequise = energieRequise
+        self.tempsEstime = tempsEstime
+        self.tempsRealise = tempsRealise
+        self.contexte = contexte
+        self.streakDay = streakDay
+        self.stepsTotal = stepsTotal
+        self.stepsDone = stepsDone
+        self.createdAt = createdAt
+        self.completedAt = completedAt
     }
 }
 

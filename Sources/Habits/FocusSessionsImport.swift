@@ -16,17 +16,23 @@ public struct FocusSessionRecord: Sendable, Equatable {
 
     /// Validates every field and that the remaining time fits in the total, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
-        id = try reader.id("id")
-        userId = try reader.id("userId")
-        startedAt = try reader.timestamp("startedAt")
-        totalSeconds = try reader.integer("totalSeconds", 1...Int64.max)
-        remainingSeconds = try reader.integer("remainingSeconds", 0...Int64.max)
+        let id = try reader.id("id")
+        let userId = try reader.id("userId")
+        let startedAt = try reader.timestamp("startedAt")
+        let totalSeconds = try reader.integer("totalSeconds", 1...Int64.max)
+        let remainingSeconds = try reader.integer("remainingSeconds", 0...Int64.max)
         guard remainingSeconds <= totalSeconds else {
             throw reader.fail(
                 "remainingSeconds", reader.value("remainingSeconds") ?? .null,
                 "must be an integer from 0 to totalSeconds (\(totalSeconds))")
         }
-        endedAt = try reader.optionalTimestamp("endedAt")
+        let endedAt = try reader.optionalTimestamp("endedAt")
+        self.id = id
+        self.userId = userId
+        self.startedAt = startedAt
+        self.totalSeconds = totalSeconds
+        self.remainingSeconds = remainingSeconds
+        self.endedAt = endedAt
     }
 }
 

@@ -10,8 +10,10 @@ public struct LoginRecord: Sendable, Equatable {
     public let at: Timestamp
 
     public init(_ reader: RecordReader) throws(FieldError) {
-        userId = try reader.id("userId")
-        at = try reader.timestamp("at")
+        let userId = try reader.id("userId")
+        let at = try reader.timestamp("at")
+        self.userId = userId
+        self.at = at
     }
 }
 

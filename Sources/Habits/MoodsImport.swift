@@ -11,10 +11,14 @@ public struct MoodRecord: Sendable, Equatable {
     public let note: String?
 
     public init(_ reader: RecordReader) throws(FieldError) {
-        userId = try reader.id("userId")
-        date = try reader.day("date")
-        mood = try reader.integer("mood", 1...5)
-        note = try reader.optionalString("note")
+        let userId = try reader.id("userId")
+        let date = try reader.day("date")
+        let mood = try reader.integer("mood", 1...5)
+        let note = try reader.optionalString("note")
+        self.userId = userId
+        self.date = date
+        self.mood = mood
+        self.note = note
     }
 }
 

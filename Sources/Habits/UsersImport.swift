@@ -13,10 +13,14 @@ public struct UserRecord: Sendable, Equatable {
 
     /// Validates every field, throwing at the first problem.
     public init(_ reader: RecordReader) throws(FieldError) {
-        id = try reader.id("id")
-        timezone = try reader.optionalTimeZone("timezone")
-        displayName = try reader.optionalString("displayName")
-        createdAt = try reader.optionalTimestamp("createdAt")
+        let id = try reader.id("id")
+        let timezone = try reader.optionalTimeZone("timezone")
+        let displayName = try reader.optionalString("displayName")
+        let createdAt = try reader.optionalTimestamp("createdAt")
+        self.id = id
+        self.timezone = timezone
+        self.displayName = displayName
+        self.createdAt = createdAt
     }
 }
 

@@ -288,6 +288,13 @@ public struct RecordReader {
         return result
     }
 
+    /// The number of items of an optional list of strings (`photos`, whose URLs are not kept), 0
+    /// when absent or `null`: the same checks and messages as `optionalStrings`, no `String` made.
+    public func optionalStringCount(_ key: String) throws(FieldError) -> Int {
+        guard let list = try optionalStringList(key) else { return 0 }
+        return view.itemCount(at: list)
+    }
+
     /// An optional list of strings as compact JSON text, the way `contexte` is stored: nil when
     /// absent, `null` or empty; the same checks and messages as `optionalStrings`, and the same
     /// text as `value(key)?.jsonText`, with no `String` made for the items.
