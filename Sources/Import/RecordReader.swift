@@ -232,34 +232,9 @@ public struct RecordReader {
     private func idText(_ member: Int) -> String? {
         switch view.kind(at: member) {
         case .string: return view.text(at: member).isEmpty ? nil : view.string(at: member)
-        case .integer: return RecordReader.decimal(view.integer(at: member))
+        case .integer: return String(view.integer(at: member))
         case .number where RecordReader.isIntegerLiteral(view.text(at: member)): return view.string(at: member)
         default: return nil
-        }
-    }
-
-    /// `String(value)`, written digit by digit: integer ids are common (drivers, groups, cars),
-    /// and the generic conversion cost four times as much.
-    static func decimal(_ value: Int64) -> String {
-        guard value > Int64.min else { return String(value) }
-        var magnitude = value.magnitude
-        var digits = 1
-        var scale: UInt64 = 10
-        // At most 19 digits: Int64.max has 19, and 10^19 still fits in a UInt64.
-        while digits < 19 && magnitude >= scale {
-            digits += 1
-            scale &*= 10
-        }
-        let count = digits + (value < 0 ? 1 : 0)
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            var at = count
-            repeat {
-                at -= 1
-                buffer[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 { buffer[0] = UInt8(ascii: "-") }
-            return count
         }
     }
 

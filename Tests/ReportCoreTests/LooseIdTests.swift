@@ -15,8 +15,8 @@ final class LooseIdTests: XCTestCase {
         return value
     }
 
-    /// Integer ids are kept as their decimal text, written digit by digit: the same text as
-    /// Swift's own, at every number of digits, both signs and both ends of Int64.
+    /// Integer ids are kept as their decimal text (`1042` and `"1042"` are one id), at every
+    /// number of digits, both signs and both ends of Int64.
     func testIntegerIdsKeepTheirDecimalText() throws {
         var values: [Int64] = [0, 1, -1, 9, -9, Int64.max, Int64.min, Int64.min + 1, Int64.max - 1]
         var power: Int64 = 1
