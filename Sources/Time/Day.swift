@@ -10,9 +10,9 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// A real calendar date, or nil (2016-02-30, month 13, year 0).
     public init?(year: Int, month: Int, day: Int) {
-        let index = (year &- Day.firstTabledYear) &* 12 &+ (month &- 1)
-        if month >= 1, month <= 12, index >= 0, index < Day.monthStarts.count - 1 {
+        if year >= Day.firstTabledYear, year < Day.firstTabledYear + 300, month >= 1, month <= 12 {
             // Every date an import reads is in the table: no division, no leap-year rule.
+            let index = (year - Day.firstTabledYear) * 12 + (month - 1)
             let first = Int(Day.monthStarts[index])
             guard day >= 1, day <= Int(Day.monthStarts[index + 1]) - first else { return nil }
             ordinal = first + day - 1

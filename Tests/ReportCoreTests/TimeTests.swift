@@ -59,6 +59,10 @@ final class TimeTests: XCTestCase {
         // 815 years, 197 of them leap years (1596… 2404 by fours, less 1700, 1800, 1900, 2100,
         // 2200 and 2300; 1600, 2000 and 2400 are).
         XCTAssertEqual(days, 815 * 365 + 197)
+        // Years far outside the table are not folded into it by overflow.
+        for year in [Int.max, Int.min, 1900 + (1 << 62), 1900 - (1 << 62), -1, 0, 10_000] {
+            XCTAssertNil(Day(year: year, month: 1, day: 1), "\(year)")
+        }
     }
 
     /// The parsers read through raw pointers: against SPEC §1's rules written the plain way, on
