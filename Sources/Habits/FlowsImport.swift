@@ -46,8 +46,8 @@ public struct FlowRecord: Sendable, Equatable {
         var done: Int64 = 0
         for (index, item) in (try reader.optionalItems("etape") ?? []).enumerated() {
             let step = try reader.element("etape", index, item)
-            _ = try step.optionalId("id")
-            _ = try step.string("libelle")
+            try step.checkOptionalId("id")
+            try step.checkString("libelle")
             if try step.bool("terminee") { done += 1 }
             total += 1
         }

@@ -238,6 +238,25 @@ public struct RecordReader {
         }
     }
 
+    /// Checks an optional id that is not kept (a flow step's `id`): the same rule and message as
+    /// `optionalId`, with no `String` made.
+    public func checkOptionalId(_ key: String) throws(FieldError) {
+        guard let member = present(key) else { return }
+        switch view.kind(at: member) {
+        case .string where !view.text(at: member).isEmpty: return
+        case .integer: return
+        case .number where RecordReader.isIntegerLiteral(view.text(at: member)): return
+        default: throw fail(key, at: member, "invalid id (a non-empty string or an integer)")
+        }
+    }
+
+    /// Checks a required string that is not kept (a flow step's `libelle`): the same rules and
+    /// messages as `string`, with no `String` made.
+    public func checkString(_ key: String) throws(FieldError) {
+        let member = try required(entry: key)
+        guard view.kind(at: member) == .string else { throw fail(key, at: member, "must be a string") }
+    }
+
     public func string(_ key: String) throws(FieldError) -> String {
         let member = try required(entry: key)
         guard view.kind(at: member) == .string else { throw fail(key, at: member, "must be a string") }

@@ -124,6 +124,13 @@ final class FlowsImportTests: XCTestCase {
                 "etape", [["id": "", "libelle": "a", "terminee": true]],
                 "field etape[0].id: invalid id (a non-empty string or an integer) \"\""
             ),
+            (
+                "etape",
+                [["id": "e1", "libelle": "a", "terminee": true], ["id": 1.5, "libelle": "b", "terminee": true]],
+                "field etape[1].id: invalid id (a non-empty string or an integer) 1.5"
+            ),
+            ("etape", [["id": "e1", "terminee": true]], "field etape[0].libelle: missing (required)"),
+            ("etape", [["libelle": .null, "terminee": true]], "field etape[0].libelle: missing (required) null"),
             ("createdAt", "2026-11-28 07:00:00Z", "field createdAt: \(timestampRule) \"2026-11-28 07:00:00Z\""),
             (
                 "completedAt", "2026-11-28T07:00:00+0100",
@@ -207,6 +214,24 @@ final class FlowsImportTests: XCTestCase {
         try store.load(.flows, record(Self.flow, ["id": "1042", "userId": "7", "libelleAction": "Nager"]))
         XCTAssertEqual(try store.rows("SELECT id, user_id, libelle_action FROM flows"), [["1042", "7", "Nager"]])
         XCTAssertEqual(try contexts("1042"), ["sport", "santé", "sport"])
+    }
+
+    /// A step's id is checked, not kept: text, an integer of any size, `null` or absent.
+    func testStepIdsOfEveryAllowedFormAreAccepted() throws {
+        let huge = JSONValue.number(1.2345678901234567e19, literal: "12345678901234567890")
+        try store.load(
+            .flows,
+            record(
+                Self.flow,
+                [
+                    "etape": [
+                        ["id": "e1", "libelle": "a", "terminee": true], ["id": 2, "libelle": "b", "terminee": false],
+                        ["id": huge, "libelle": "c", "terminee": true],
+                        ["id": .null, "libelle": "d", "terminee": true],
+                        ["libelle": "e", "terminee": false],
+                    ]
+                ]))
+        XCTAssertEqual(try store.rows("SELECT steps_total, steps_done FROM flows"), [[.integer(5), .integer(3)]])
     }
 
     func testIntegerTimesAndZeroAreAcceptedAsNumbers() throws {
