@@ -46,7 +46,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// The same over `count` bytes at `bytes`, read through the pointer: the length is checked
-    /// before each part, so no byte is read twice or bounds-checked one by one.
+    /// once before each part is read, not at every byte as a `Slice` subscript checks it.
     static func parse(at bytes: UnsafePointer<UInt8>, count: Int) -> Timestamp? {
         guard count >= 17, let day = Day.parse(at: bytes), bytes[10] == UInt8(ascii: "T"),
             let hour = Day.twoDigits(bytes + 11), bytes[13] == UInt8(ascii: ":"),
