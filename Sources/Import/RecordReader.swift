@@ -124,13 +124,10 @@ public struct RecordReader {
     /// The same for the record at entry `root` of `tape`.
     public static func looseId(_ tape: JSONTape, at root: Int = 0) -> String? {
         let view = tape.view
-        guard view.kind(at: root) == .object, let id = member("id", of: root, in: view) else { return nil }
-        switch view.kind(at: id) {
-        case .string where !view.text(at: id).isEmpty: return shortened(view.string(at: id))
-        case .integer: return String(view.integer(at: id))
-        case .number where isIntegerLiteral(view.text(at: id)): return shortened(view.string(at: id))
-        default: return nil
+        guard view.kind(at: root) == .object, let id = member("id", of: root, in: view), isId(id, in: view) else {
+            return nil
         }
+        return shortened(idText(id, in: view))
     }
 
     /// An id as messages and `import_rejects` show it: at most 60 characters.
@@ -213,60 +210,70 @@ public struct RecordReader {
 
     /// A non-empty string or an integer, kept as text: `1042` and `"1042"` are the same id.
     public func id(_ key: String) throws(FieldError) -> String {
-        let member = try required(entry: key)
-        guard let text = idText(member) else {
-            throw fail(key, at: member, "invalid id (a non-empty string or an integer)")
-        }
-        return text
+        idText(try idEntry(key, try required(entry: key)))
     }
 
     public func optionalId(_ key: String) throws(FieldError) -> String? {
         guard let member = present(key) else { return nil }
-        guard let text = idText(member) else {
-            throw fail(key, at: member, "invalid id (a non-empty string or an integer)")
-        }
-        return text
-    }
-
-    /// Ids have no size limit: a 20-digit integer id is kept as its digits, like any other integer.
-    private func idText(_ member: Int) -> String? {
-        switch view.kind(at: member) {
-        case .string: return view.text(at: member).isEmpty ? nil : view.string(at: member)
-        case .integer: return String(view.integer(at: member))
-        case .number where RecordReader.isIntegerLiteral(view.text(at: member)): return view.string(at: member)
-        default: return nil
-        }
+        return idText(try idEntry(key, member))
     }
 
     /// Checks an optional id that is not kept (a flow step's `id`): the same rule and message as
     /// `optionalId`, with no `String` made.
     public func checkOptionalId(_ key: String) throws(FieldError) {
         guard let member = present(key) else { return }
+        _ = try idEntry(key, member)
+    }
+
+    /// The entry `member`, which must hold an id.
+    @inline(__always)
+    private func idEntry(_ key: String, _ member: Int) throws(FieldError) -> Int {
+        guard RecordReader.isId(member, in: view) else {
+            throw fail(key, at: member, "invalid id (a non-empty string or an integer)")
+        }
+        return member
+    }
+
+    /// Whether the entry is an id: a non-empty string, or an integer of any size (a 20-digit
+    /// integer id is a number literal on the tape, kept as its digits like any other integer).
+    @inline(__always)
+    private static func isId(_ member: Int, in view: JSONTapeView) -> Bool {
         switch view.kind(at: member) {
-        case .string where !view.text(at: member).isEmpty: return
-        case .integer: return
-        case .number where RecordReader.isIntegerLiteral(view.text(at: member)): return
-        default: throw fail(key, at: member, "invalid id (a non-empty string or an integer)")
+        case .string: !view.text(at: member).isEmpty
+        case .integer: true
+        case .number: isIntegerLiteral(view.text(at: member))
+        default: false
         }
     }
+
+    /// The text of an entry that `isId` accepted.
+    @inline(__always)
+    private static func idText(_ member: Int, in view: JSONTapeView) -> String {
+        view.kind(at: member) == .integer ? String(view.integer(at: member)) : view.string(at: member)
+    }
+
+    private func idText(_ member: Int) -> String { RecordReader.idText(member, in: view) }
 
     /// Checks a required string that is not kept (a flow step's `libelle`): the same rules and
     /// messages as `string`, with no `String` made.
     public func checkString(_ key: String) throws(FieldError) {
-        let member = try required(entry: key)
-        guard view.kind(at: member) == .string else { throw fail(key, at: member, "must be a string") }
+        _ = try stringEntry(key, try required(entry: key))
     }
 
     public func string(_ key: String) throws(FieldError) -> String {
-        let member = try required(entry: key)
+        view.string(at: try stringEntry(key, try required(entry: key)))
+    }
+
+    /// The entry `member`, which must hold a string.
+    @inline(__always)
+    private func stringEntry(_ key: String, _ member: Int) throws(FieldError) -> Int {
         guard view.kind(at: member) == .string else { throw fail(key, at: member, "must be a string") }
-        return view.string(at: member)
+        return member
     }
 
     public func optionalString(_ key: String) throws(FieldError) -> String? {
         guard let member = present(key) else { return nil }
-        guard view.kind(at: member) == .string else { throw fail(key, at: member, "must be a string") }
-        return view.string(at: member)
+        return view.string(at: try stringEntry(key, member))
     }
 
     /// An optional list of strings (`contexte`, `photos`).
