@@ -20,9 +20,7 @@ public enum Plate {
         var written = written
         return written.withUTF8 { bytes -> String? in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            var kept = 0
-            for byte in bytes where !isASCIISpaceOrDash(byte) { kept += 1 }
-            return String(unsafeUninitializedCapacity: kept) { buffer in
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
                 var at = 0
                 for byte in bytes where !isASCIISpaceOrDash(byte) {
                     buffer[at] = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte
