@@ -34,11 +34,10 @@ extension JSONScanner {
     /// at `maxDepth`, never a stack overflow.
     private mutating func parseRecord(recordStart: Int, onto tape: inout JSONTape.Storage) throws {
         openContainers.removeAll(keepingCapacity: true)
-        let noName: (start: Int32, count: Int32) = (-1, 0)
         // The open container (an entry index), -1 at the top level; whether it is an object.
         var container = -1
         var inObject = false
-        var name = noName
+        var name = JSONTape.noName
 
         nextValue: while true {
             guard let byte = try significantByte() else { throw try endOfInput() }

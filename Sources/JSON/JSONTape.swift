@@ -184,7 +184,8 @@ public final class JSONTape {
         storage.bytes.deallocate()
     }
 
-    private static let noName: (start: Int32, count: Int32) = (-1, 0)
+    /// The name span of an entry that has no name (an array item, the record itself).
+    static let noName: (start: Int32, count: Int32) = (-1, 0)
 
     /// Appends a tree (used for values built in memory, not for what the scanner reads).
     private func append(_ value: JSONValue, name: String?) {
