@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParsing
+import ByteOutput
 import ReportModel
 import Store
 import Time
@@ -33,7 +34,7 @@ enum ReportOutput {
         .flag("csv", help: "Write the CSV tables (one folder per report)."),
         .flag("md", help: "Write the Markdown report and its charts (SVG and PNG)."),
         .value(
-            "output", "DIR", short: "o", help: "The folder for the files (default: Reports/, created when missing)."),
+            "output", "DIR", short: "o", help: "The folder for the files (default: Reports/; created with its parents when missing)."),
         .flag("bom", help: "Start CSV files with a UTF-8 byte order mark (for Excel)."),
         .value("table", "NAME", help: "Write only this CSV table, to standard output (for a dashboard loader)."),
     ]
@@ -125,19 +126,12 @@ enum ReportOutput {
         return url.path.hasPrefix(current) ? String(url.path.dropFirst(current.count)) : url.path
     }
 
-    /// The output folder: an explicit one must exist (a typo should not scatter reports); the
-    /// default `Reports/` is created when missing.
+    /// The output folder, `-o DIR` or `Reports/`, created with its parents when missing (SPEC §7);
+    /// an existing path that is not a folder is an error (`OutputFolder` says what is followed).
     static func outputDirectory(_ explicit: String?) throws -> URL {
         let path = explicit ?? defaultDirectory
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw CommandFailure("\(path): not a folder; give -o DIR") }
-        } else if explicit == nil {
-            do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-                throw CommandFailure("\(path): cannot create the output folder (\(error.localizedDescription))")
-            }
-        } else {
-            throw CommandFailure("\(path): no such output folder; create it or give another -o DIR")
+        do { try OutputFolder.prepare(path) } catch {
+            throw CommandFailure(error.message(option: "-o DIR", role: "output"))
         }
         return URL(fileURLWithPath: path, isDirectory: true)
     }

@@ -32,10 +32,10 @@ public enum NightlyCommand: Command {
             .value("inbox", "DIR", help: "The folder the exporters drop files into (required)."),
             .value(
                 "archive", "DIR",
-                help: "Where imported files go (default: archive/ beside the inbox, created when missing)."),
+                help: "Where imported files go (default: archive/ beside the inbox; created with its parents when missing)."),
             .value(
                 "output", "DIR", short: "o",
-                help: "The folder for the reports (default: Reports/, created when missing)."),
+                help: "The folder for the reports (default: Reports/; created with its parents when missing)."),
             .value(
                 "only", "DOMAINS",
                 help:
