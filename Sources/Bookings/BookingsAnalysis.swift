@@ -54,6 +54,8 @@ struct BookingsMetrics: Sendable {
             if services.contains(where: { $0.name == nil }) {
                 quality += try QualityIssue.unknownServices(database, filter: filter, calendar: calendar)
             }
+            quality += QualityIssue.figuresOutOfRange(
+                totals: totals, services: services, postalCodes: totals.postalCodeRows, calendar: calendar)
             quality.sort(by: QualityIssue.precedes)
             return BookingsMetrics(
                 options: options, calendar: calendar, totals: totals, leadTime: leadTime,

@@ -32,7 +32,7 @@ final class BookingsAnalysisContractTests: XCTestCase {
                 "bookings", "cancelled", "no_show", "done", "revenue_eur", "discount_eur", "cancellation_rate",
                 "late_cancellations", "lead_time_median_hours", "lead_time_under_24h_share", "lead_time_under_7d_share",
                 "average_basket_eur", "repeat_rate", "new_customers", "unresolved_past", "negative_lead_times",
-                "unknown_customers", "unknown_services", "unknown_slots",
+                "unknown_customers", "unknown_services", "unknown_slots", "figures_out_of_range",
             ])
         let types = Dictionary(uniqueKeysWithValues: report.figures.map { ($0.metric, $0.type) })
         XCTAssertEqual(types["revenue_eur"], .euros)
