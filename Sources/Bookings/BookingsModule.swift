@@ -47,13 +47,16 @@ public enum BookingsModule {
         name: "bookings",
         abstract: "Bookings report of a month or period: revenue, occupancy, cancellations, customers.",
         discussion: """
-            The period is --month YYYY-MM, or --from and --to (dates, inclusive); by default the current
-            month up to --as-of. Days and morning/afternoon/evening are taken in --timezone.
+            The period is --month YYYY-MM (every day of the month, also of the month holding --as-of:
+            upcoming bookings count), or --from and --to (dates, inclusive); by default the current
+            month up to the --as-of day. Days and morning/afternoon/evening are taken in --timezone.
             Files: bookings-<month>.xlsx, bookings-<month>/ (CSV), bookings-<month>.md; a range gives
             bookings-<from>_<to>.
             """,
         options: [
-            .value("month", "YYYY-MM", help: "The month to report (the current month ends at --as-of)."),
+            .value(
+                "month", "YYYY-MM",
+                help: "The whole month to report, the current one too (upcoming bookings count)."),
             .value("from", "DATE", help: "First day of the period (with --to)."),
             .value("to", "DATE", help: "Last day of the period (with --from)."),
             .value("timezone", "TZ", help: "The IANA time zone of days and periods (default Europe/Paris)."),
