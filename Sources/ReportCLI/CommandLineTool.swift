@@ -60,6 +60,11 @@ public enum CommandLineTool {
             let context = CommandContext(
                 arguments: parsed, console: console, environment: environment, modules: modules)
             databasePath = context.databasePath
+            if command.spec.options.contains(where: { $0.name == "db" }),
+                let reason = StoreLocation.unsupportedReason(databasePath)
+            {
+                throw UsageError((parsed.value("db") == nil ? "$REPORT_DB: " : "--db: ") + reason)
+            }
             return try command.run(context)
         } catch {
             console.error("report \(command.spec.name): \(Self.describe(error, database: databasePath))")

@@ -31,6 +31,12 @@ enum DatabaseAccess {
         } catch is DatabaseMissing {
             throw CommandFailure("\(path): no such database; run `report import PATH...` first, or give --db PATH")
         }
+        if try database.isEmpty() {
+            // An empty PostgreSQL database (or SQLite file) is not an old one: nothing was imported.
+            throw CommandFailure(
+                "\(database.path): the database is empty (nothing was imported into it yet); import the exports "
+                    + "first: `report import PATH...` (or `report nightly --inbox DIR`)")
+        }
         if !(try Schema.pendingSteps(database, ImportLog.migrations(for: context.modules.map(\.imports)))).isEmpty {
             throw CommandFailure(
                 "\(database.path): the database's schema is older than this release; "

@@ -136,8 +136,10 @@ final class PostgresConnection: StoreConnection {
         if message.isEmpty { message = String(cString: PQerrorMessage(handle)) }
         if state.isEmpty && PQstatus(handle) != CONNECTION_OK { state = "08006" }
         if message.isEmpty { message = "the server closed the connection" }
-        return PostgresError(
+        var error = PostgresError(
             state: state, message: PostgresConnection.scrub(message, secrets), sql: sql, location: location)
+        if let user = PQuser(handle) { error.role = String(cString: user) }
+        return error
     }
 
     func prepare(_ sql: String) throws -> any StoreStatement { PostgresStatement(connection: self, sql: sql) }

@@ -90,7 +90,7 @@ enum ImportRun {
             totals.records += outcome.records
             totals.accepted += outcome.accepted
             totals.rejected += outcome.rejected
-            for message in rejectionLines(outcome) { console.error(message) }
+            for message in rejectionLines(outcome, checkOnly: checkOnly) { console.error(message) }
             for warning in warningLines(outcome) { console.error(warning) }
             let kind = outcome.kind?.name ?? "?"
             switch outcome.status {
@@ -138,14 +138,17 @@ enum ImportRun {
         }
     }
 
-    /// The lines naming a file's rejected records: the first ones, then how many more.
-    static func rejectionLines(_ outcome: FileOutcome) -> [String] {
+    /// The lines naming a file's rejected records: the first ones, then how many more (and where
+    /// they all are: an import keeps them in `import_rejects`; a check stores nothing).
+    static func rejectionLines(_ outcome: FileOutcome, checkOnly: Bool = false) -> [String] {
         var lines = outcome.rejectMessages
         if outcome.rejected > outcome.rejectMessages.count, !outcome.failed {
+            let more = "\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records"
             lines.append(
-                "\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records (all are "
-                    + "in the import_rejects table)"
-            )
+                checkOnly
+                    ? more + " (check stores nothing: `report import` keeps every rejection in the import_rejects "
+                        + "table)"
+                    : more + " (all are in the import_rejects table)")
         }
         return lines.map { $0.oneLine() }
     }
