@@ -22,6 +22,9 @@ public enum CommandLineTool {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> ExitCode {
         let commands = commands(modules)
+        // Every line on standard error is masked with the passwords of any connection string given,
+        // in --db, in $REPORT_DB, or by mistake as another argument (issue 30).
+        console.secrets = ConnectionSecrets(locations: arguments + [environment["REPORT_DB"] ?? ""])
         guard let first = arguments.first else {
             console.error(HelpFormatter.overview(commands: commands.map { $0.spec }).trimmingTrailingNewline())
             return .usage

@@ -10,6 +10,9 @@ public struct PostgresError: StoreFailure, Sendable {
     public let location: String
     /// The role the connection logged in as, when known: a missing privilege names it.
     public var role: String?
+    /// libpq could not read the connection string as written, or read a host, port or database
+    /// holding an `@`: a password with `@ / : % ?` not percent-encoded (issue 30).
+    public var misreadURL = false
 
     public init(state: String, message: String, sql: String? = nil, location: String) {
         self.state = state
@@ -45,6 +48,11 @@ public struct PostgresError: StoreFailure, Sendable {
             return "\(name): " + privilegeAdvice(cause: cause)
         case "25006":
             return "\(name) is read-only for this connection \(cause); give a user that may write, or another --db"
+        case "" where misreadURL:
+            return
+                "cannot connect with \(name): libpq read the connection string otherwise than meant \(cause); "
+                + "percent-encode the password's special characters in the URL (@ %40, / %2F, : %3A, % %25, ? %3F, "
+                + "# %23), or leave it out of the URL and use PGPASSWORD, ~/.pgpass or PGSERVICE"
         case "", "08000", "08003", "08006", "08001", "08004", "57P01", "57P02", "57P03":
             return
                 "cannot reach the PostgreSQL server of \(name) \(cause); check that it runs and that --db names the "

@@ -9,7 +9,10 @@ extension StoreLocation {
         switch scheme.lowercased() {
         case "sqlite", "sqlite3", "file":
             let rest = location.dropFirst(scheme.count + 3)
-            let example = rest.hasPrefix("/") ? String(rest) : "/path/to/report.sqlite"
+            // The path is quoted back only when nothing in it can be a password.
+            let example =
+                rest.hasPrefix("/") && ConnectionSecrets(location: location).isEmpty
+                ? String(rest) : "/path/to/report.sqlite"
             return "\(scheme):// URLs are not read; give the SQLite file's path itself (\(example)); --db takes "
                 + known
         default:
