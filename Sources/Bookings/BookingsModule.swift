@@ -20,8 +20,12 @@ extension ExportKind {
 public enum BookingsModule {
     public static let module = DomainModule(
         imports: ImportModule(
-            domain: .bookings, kinds: [.services, .slots, .customers, .bookings],
-            migrations: BookingsSchema.migrations, makeImporter: makeImporter),
+            domain: .bookings,
+            importers: [
+                .services: ServicesImporter.self, .slots: SlotsImporter.self, .customers: CustomersImporter.self,
+                .bookings: BookingsImporter.self,
+            ],
+            migrations: BookingsSchema.migrations),
         report: DomainReport(command: command, request: request),
         statusColumns: [
             .slots: .instant("starts_at_us"), .customers: .instant("created_at_us"),
@@ -31,17 +35,6 @@ public enum BookingsModule {
             // The month to date, as `report bookings` without a period.
             [reportRequest(try BookingsOptions.currentMonth(asOf: asOf))]
         })
-
-    /// The importer of one bookings kind, its statements prepared on `database`.
-    @Sendable static func makeImporter(_ kind: ExportKind, _ database: Database) throws -> ErasedKindImporter {
-        switch kind {
-        case .services: return try ServicesImporter(database: database).erased
-        case .slots: return try SlotsImporter(database: database).erased
-        case .customers: return try CustomersImporter(database: database).erased
-        case .bookings: return try BookingsImporter(database: database).erased
-        default: throw KindOutsideDomain(kind: kind, domain: .bookings)
-        }
-    }
 
     static let command = CommandSpec(
         name: "bookings",
@@ -53,21 +46,24 @@ public enum BookingsModule {
             Files: bookings-<month>.xlsx, bookings-<month>/ (CSV), bookings-<month>.md; a range gives
             bookings-<from>_<to>.
             """,
-        options: [
-            .value(
-                "month", "YYYY-MM",
-                help: "The whole month to report, the current one too (upcoming bookings count)."),
-            .value("from", "DATE", help: "First day of the period (with --to)."),
-            .value("to", "DATE", help: "Last day of the period (with --from)."),
-            .value("timezone", "TZ", help: "The IANA time zone of days and periods (default Europe/Paris)."),
-        ])
+        options: [Options.month.spec, Options.from.spec, Options.to.spec, Options.timeZone.spec])
+
+    /// The options of `report bookings`, each declared once.
+    enum Options {
+        static let month = Option<String>(
+            "month", "YYYY-MM", help: "The whole month to report, the current one too (upcoming bookings count).")
+        static let from = Option.day("from", help: "First day of the period (with --to).")
+        static let to = Option.day("to", help: "Last day of the period (with --from).")
+        static let timeZone = Option<String>(
+            "timezone", "TZ", help: "The IANA time zone of days and periods (default Europe/Paris).")
+    }
 
     /// `report bookings` options, checked once: the period and the time zone.
     @Sendable static func request(_ arguments: ParsedArguments, asOf: Timestamp) throws -> ReportRequest {
-        let zone = arguments.value("timezone") ?? "Europe/Paris"
-        let from = try arguments.day("from"), to = try arguments.day("to")
+        let zone = try arguments.value(Options.timeZone) ?? "Europe/Paris"
+        let from = try arguments.value(Options.from), to = try arguments.value(Options.to)
         let options: BookingsOptions
-        switch (arguments.value("month"), from, to) {
+        switch (try arguments.value(Options.month), from, to) {
         case (let month?, nil, nil):
             options = try BookingsOptions.month(month, timeZone: zone, asOf: asOf)
         case (nil, let from?, let to?):

@@ -24,26 +24,18 @@ extension ExportKind {
 public enum FleetModule {
     public static let module = DomainModule(
         imports: ImportModule(
-            domain: .fleet, kinds: [.events, .groups, .drivers, .assignments, .loanRecords],
-            migrations: FleetSchema.migrations, makeImporter: makeImporter),
+            domain: .fleet,
+            importers: [
+                .events: EventImporter.self, .groups: GroupImporter.self, .drivers: DriverImporter.self,
+                .assignments: AssignmentImporter.self, .loanRecords: LoanRecordImporter.self,
+            ],
+            migrations: FleetSchema.migrations),
         report: DomainReport(command: command, requiresData: false, request: request),  // noEvents says it
         statusColumns: [
             .events: .date("starts_on"), .assignments: .instant("planned_time_out_us"),
             .loanRecords: .instant("recorded_at_us"),
         ],
         nightlyReports: nightlyReports)
-
-    /// The importer of one fleet kind, its statements prepared on `database`.
-    @Sendable public static func makeImporter(_ kind: ExportKind, _ database: Database) throws -> ErasedKindImporter {
-        switch kind {
-        case .events: return try EventImporter(database: database).erased
-        case .groups: return try GroupImporter(database: database).erased
-        case .drivers: return try DriverImporter(database: database).erased
-        case .assignments: return try AssignmentImporter(database: database).erased
-        case .loanRecords: return try LoanRecordImporter(database: database).erased
-        default: throw KindOutsideDomain(kind: kind, domain: .fleet)
-        }
-    }
 
     static let command = CommandSpec(
         name: "fleet",
@@ -52,24 +44,27 @@ public enum FleetModule {
             Utilization is the union of each car's loans within the event's opening hours, to date at
             --as-of. Files: fleet-<event>.xlsx, fleet-<event>/ (CSV), fleet-<event>.md (+ SVG charts).
             """,
-        options: [
-            .value("event", "ID", help: "The event (required), e.g. salon2016."),
-            .value(
-                "grace-minutes", "N", help: "Minutes after the planned return before a return is late (default 15)."),
-        ])
+        options: [Options.event.spec, Options.graceMinutes.spec])
 
-    /// `report fleet` options, checked once: the event and the grace minutes.
-    @Sendable static func request(_ arguments: ParsedArguments, asOf: Timestamp) throws -> ReportRequest {
-        guard let event = arguments.value("event") else {
-            throw UsageError("--event is required; see `report status` for the imported events")
-        }
-        var grace = 15
-        if let text = arguments.value("grace-minutes") {
+    /// The options of `report fleet`, each declared once.
+    enum Options {
+        static let event = Option<String>("event", "ID", help: "The event (required), e.g. salon2016.")
+        static let graceMinutes = Option<Int>(
+            "grace-minutes", "N", help: "Minutes after the planned return before a return is late (default 15)."
+        ) { (text: String) throws(UsageError) in
             guard let value = Int(text), value >= 0, value <= 10_000 else {
                 throw UsageError("--grace-minutes: invalid number \"\(text)\" (0 to 10000)")
             }
-            grace = value
+            return value
         }
+    }
+
+    /// `report fleet` options, checked once: the event and the grace minutes.
+    @Sendable static func request(_ arguments: ParsedArguments, asOf: Timestamp) throws -> ReportRequest {
+        guard let event = try arguments.value(Options.event) else {
+            throw UsageError("--event is required; see `report status` for the imported events")
+        }
+        let grace = try arguments.value(Options.graceMinutes) ?? 15
         return reportRequest(FleetOptions(eventId: event, asOf: asOf, graceMinutes: grace))
     }
 

@@ -78,6 +78,8 @@ public protocol StoreStatement: AnyObject {
     func int64(_ column: Int) -> Int64
     func double(_ column: Int) -> Double
     func string(_ column: Int) -> String
+    /// The column's text as bytes, valid only inside `body` (no `String` made); empty for NULL.
+    func withText<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result
     /// A `YYYY-MM-DD` column parsed from its bytes (no `String` made); nil for NULL or another text.
     func day(_ column: Int) -> Day?
     func value(_ column: Int) -> SQLValue

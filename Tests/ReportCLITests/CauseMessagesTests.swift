@@ -77,7 +77,7 @@ final class CauseMessagesTests: CLITestCase {
         XCTAssertTrue(last.hasPrefix("\(file): "), last)
         XCTAssertTrue(
             last.hasSuffix(
-                " more rejected records (check stores nothing: `report import` keeps every rejection in the "
+                " more rejected records (check stores nothing: `report import` keeps them all in the "
                     + "import_rejects table)"), last)
         XCTAssertFalse(run.err.contains("all are in the import_rejects table"), run.err)
         XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath), "check made no database")
@@ -118,14 +118,14 @@ final class CauseMessagesTests: CLITestCase {
             XCTAssertEqual(
                 run.errLines,
                 [
-                    "report \(arguments[0]): \(url): the database is empty (nothing was imported into it yet); import "
-                        + "the exports first: `report import PATH...` (or `report nightly --inbox DIR`)"
+                    "report \(arguments[0]): \(url) is empty: it holds no report data yet; import exports into it "
+                        + "first (`report import PATH...` with the same --db)"
                 ])
         }
         XCTAssertEqual(try Database(path: url).tableNames(), [], "a report or status creates nothing")
         // An empty SQLite file says the same.
         try Data().write(to: URL(fileURLWithPath: path("empty.sqlite")))
-        XCTAssertTrue(report(["status", "--db", path("empty.sqlite")]).err.contains("the database is empty"))
+        XCTAssertTrue(report(["status", "--db", path("empty.sqlite")]).err.contains("is empty: it holds no report data"))
     }
 
     func testARoleWithoutCreateOnTheSchemaIsToldWhichGrantIsMissing() throws {

@@ -2,8 +2,8 @@ import ArgumentParsing
 import DomainInterface
 import Foundation
 import Import
+import ReportApp
 import Store
-import Time
 import Writers
 
 /// `report status`: what the database holds, as aligned text, `--json` or `--csv`.
@@ -12,17 +12,19 @@ public enum StatusCommand: Command {
         name: "status",
         abstract: "Show what the database holds: kinds, counts, date ranges, last imports.",
         options: [
-            CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet,
-            .flag("json", help: "Print one JSON object (kinds, counts, date ranges, last imports), for monitoring."),
-            .flag("csv", help: "Print the kinds table as CSV (kind, records, from, to), for scripts."),
+            CommonOptions.database.spec, CommonOptions.busyTimeout.spec, CommonOptions.quiet.spec, json.spec, csv.spec,
         ])
+
+    static let json = Flag(
+        "json", help: "Print one JSON object (kinds, counts, date ranges, last imports), for monitoring.")
+    static let csv = Flag("csv", help: "Print the kinds table as CSV (kind, records, from, to), for scripts.")
 
     /// How `status` prints, read from the arguments once.
     enum Format {
         case text, json, csv
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
-            switch (arguments.flag("json"), arguments.flag("csv")) {
+            switch (arguments[StatusCommand.json], arguments[StatusCommand.csv]) {
             case (true, true): throw UsageError("--json and --csv are two formats of one output: give one")
             case (true, false): self = .json
             case (false, true): self = .csv
@@ -33,7 +35,8 @@ public enum StatusCommand: Command {
 
     public static func run(_ context: CommandContext) throws -> ExitCode {
         let format = try Format(context.arguments)
-        let database = try DatabaseAccess.forReading(context, mode: .readOnly)
+        let database = try DatabaseAccess.forReading(
+            try context.databaseSettings(), modules: context.modules, mode: .readOnly)
         let path = database.path  // a PostgreSQL URL with its password masked
         let summary = try StatusCommand.summary(of: database, path: path, modules: context.modules)
         let console = context.console
