@@ -43,7 +43,8 @@ public struct CommandContext: Sendable {
         // `mysql://…`, `sqlite:///path`: a URL of a scheme that names no database this tool opens
         // would be taken for a SQLite file path and fail as something else (issue 30).
         if let reason = StoreLocation.unsupportedReason(databasePath) {
-            let given = arguments.declared.contains(CommonOptions.database.name) && arguments.has(CommonOptions.database)
+            let given =
+                arguments.declared.contains(CommonOptions.database.name) && arguments.has(CommonOptions.database)
             throw UsageError((given ? "--db: " : "$REPORT_DB: ") + reason)
         }
         return DatabaseSettings(path: databasePath, busyTimeoutMilliseconds: milliseconds)

@@ -125,7 +125,8 @@ final class CauseMessagesTests: CLITestCase {
         XCTAssertEqual(try Database(path: url).tableNames(), [], "a report or status creates nothing")
         // An empty SQLite file says the same.
         try Data().write(to: URL(fileURLWithPath: path("empty.sqlite")))
-        XCTAssertTrue(report(["status", "--db", path("empty.sqlite")]).err.contains("is empty: it holds no report data"))
+        XCTAssertTrue(
+            report(["status", "--db", path("empty.sqlite")]).err.contains("is empty: it holds no report data"))
     }
 
     func testARoleWithoutCreateOnTheSchemaIsToldWhichGrantIsMissing() throws {
