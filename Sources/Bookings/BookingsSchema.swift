@@ -73,7 +73,8 @@ public enum BookingsSchema {
         domain: "bookings", version: 2,
         sql: """
             ALTER TABLE booking_lines ADD COLUMN customer_id TEXT;
-            UPDATE booking_lines SET customer_id = (SELECT b.customer_id FROM bookings b WHERE b.id = booking_lines.booking_id);
+            UPDATE booking_lines
+                SET customer_id = (SELECT b.customer_id FROM bookings b WHERE b.id = booking_lines.booking_id);
             """)
 
     /// Every bookings migration, oldest first.
