@@ -35,6 +35,12 @@ public enum FleetModule {
             .events: .date("starts_on"), .assignments: .instant("planned_time_out_us"),
             .loanRecords: .instant("recorded_at_us"),
         ],
+        distribution: [
+            .reference(table: "events"), .reference(table: "groups"), .reference(table: "drivers"),
+            .distributed(table: "assignments", column: "event_id", colocatedWith: nil),
+            .distributed(table: "loan_records", column: "event_id", colocatedWith: "assignments"),
+            .distributed(table: "loan_impacts", column: "event_id", colocatedWith: "assignments"),
+        ],
         nightlyReports: nightlyReports)
 
     static let command = CommandSpec(

@@ -61,6 +61,10 @@ public protocol StoreConnection: AnyObject {
         -> any StoreChildRowsWriter
     /// Reads and drops the result of work sent without waiting (a merge), before a rollback.
     func abandonPendingWork()
+
+    /// Lays tables out over the nodes of a distributed database (`Database.distribute`), inside
+    /// the caller's transaction; throws on a backend that is not one.
+    func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep]
 }
 
 /// A compiled statement of a backend: parameters bound by 1-based index, rows read by 0-based column.
