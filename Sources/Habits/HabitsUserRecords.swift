@@ -82,7 +82,8 @@ final class HabitsRecordReader {
                 """
                 SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
                        f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
-                FROM flows f LEFT JOIN flow_contexts c ON c.user_id = f.user_id AND c.flow_id = f.id AND f.etat = 'termine'
+                FROM flows f
+                LEFT JOIN flow_contexts c ON c.user_id = f.user_id AND c.flow_id = f.id AND f.etat = 'termine'
                 WHERE f.user_id BETWEEN ?1 AND ?2 ORDER BY f.user_id, f.id, c.position
                 """),
             sessions: try database.prepare(
