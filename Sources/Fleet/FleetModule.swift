@@ -38,8 +38,8 @@ public enum FleetModule {
         distribution: [
             .reference(table: "events"), .reference(table: "groups"), .reference(table: "drivers"),
             .distributed(table: "assignments", column: "event_id", colocatedWith: nil),
-            .distributed(table: "loan_records", column: "event_id", colocatedWith: "assignments"),
-            .distributed(table: "loan_impacts", column: "event_id", colocatedWith: "assignments"),
+            // loan_records and loan_impacts stay on the coordinator until they carry their event
+            // (a record may arrive before its assignment): issue 29, fleet step 2.
         ],
         nightlyReports: nightlyReports)
 

@@ -1,5 +1,29 @@
-/// Citus's side of `Database.distribute`: the extension's functions on a coordinator.
+/// Citus's side of `Database.distribute`: the extension's functions on a coordinator, and the
+/// query shapes a distributed table needs.
 extension PostgresConnection {
+    /// A distributed table's shards each give their own distinct values (a recursive query over a
+    /// distributed table is refused); elsewhere the seek from one value to the next.
+    func distinctValuesSQL(table: String, column: String) throws -> String {
+        try isDistributed(table)
+            ? "SELECT DISTINCT \(column) FROM \(table)" : seekingDistinctValuesSQL(table: table, column: column)
+    }
+
+    /// Whether Citus lays the table out over several nodes (asked once per table and connection).
+    func isDistributed(_ table: String) throws -> Bool {
+        if let known = distributedTables[table] { return known }
+        let distributed =
+            try scalar(
+                """
+                SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus')
+                    AND EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE relname = 'pg_dist_partition')
+                """)?.int == 1
+            && (try scalar(
+                "SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = to_regclass(?) AND partmethod <> 'n'",
+                [.text(table)])?.int ?? 0) > 0
+        distributedTables[table] = distributed
+        return distributed
+    }
+
     func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep] {
         guard try scalar("SELECT count(*) FROM pg_catalog.pg_extension WHERE extname = 'citus'")?.int == 1 else {
             throw StoreError(

@@ -123,6 +123,10 @@ final class SQLiteConnection: StoreConnection {
     /// SQLite counts commits itself (`data_version`).
     func willCommitWrites() throws {}
 
+    func distinctValuesSQL(table: String, column: String) throws -> String {
+        seekingDistinctValuesSQL(table: table, column: column)
+    }
+
     /// A file is one machine's: there is nothing to distribute it over.
     func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep] {
         throw StoreError(
