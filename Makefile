@@ -8,7 +8,7 @@ SHELL := /bin/bash
 
 APT_PACKAGES := pkg-config libsqlite3-dev libxlsxwriter-dev libssl-dev zlib1g-dev librsvg2-dev libpq-dev time
 TEST_APT_PACKAGES := libreoffice-calc-nogui unzip postgresql
-PIP_PACKAGES := openpyxl duckdb pandas
+PIP_PACKAGES := openpyxl duckdb pandas frictionless
 DEMO_AS_OF := 2026-11-29T06:00:00+01:00
 RELEASE_BIN := .build/release/report
 FUZZ_SECONDS ?= 60
@@ -27,7 +27,7 @@ test-deps: deps
 	@missing=""; for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
-	@python3 -c "import openpyxl, duckdb, pandas" 2>/dev/null || python3 -m pip install -q --root-user-action=ignore $(PIP_PACKAGES)
+	@python3 -c "import openpyxl, duckdb, pandas, frictionless" 2>/dev/null || python3 -m pip install -q --root-user-action=ignore $(PIP_PACKAGES)
 
 build: deps
 	swift build

@@ -7,18 +7,31 @@ enum HabitsReportLayout {
     static let dailyColumns = [
         Column("user_id"), Column("day", .date), Column("score", .integer, dataBar: true),
         Column("tasks_planned", .integer), Column("tasks_done", .integer), Column("flows", .integer),
-        Column("flows_done", .integer), Column("focus_minutes", .duration), Column("morning_login", .boolean),
+        Column("flows_done", .integer), Column("focus_minutes", .duration, unit: "minutes"),
+        Column("morning_login", .boolean),
         Column("badges", .integer), Column("streak", .integer), Column("consistency", .percent),
-        Column("mood", .integer),
+        Column("mood", .integer, unit: "1-5"),
     ]
     static let badgeColumns = [Column("user_id"), Column("day", .date), Column("badge")]
     static let streakColumns = [
         Column("user_id"), Column("active_days", .integer), Column("current_streak", .integer),
         Column("best_streak", .integer), Column("best_streak_start", .date), Column("best_streak_end", .date),
     ]
+    /// `categories.csv`: `percent` stays 0–100 with 2 decimals as SPEC §3 defines it (a contract
+    /// column never changes meaning); `share`, the same fraction as a 0–1 ratio like every other
+    /// ratio of the CSV files, is added at the end.
     static let categoryColumns = [
-        Column("category"), Column("minutes", .duration), Column("percent", .decimal(places: 2), dataBar: true),
-        Column("estimated_minutes", .duration), Column("accuracy", .percent),
+        Column("category"), Column("minutes", .duration, unit: "minutes"),
+        Column("percent", .decimal(places: 2), unit: "percent, 0-100"),
+        Column("estimated_minutes", .duration, unit: "minutes"), Column("accuracy", .percent),
+        Column("share", .percent),
+    ]
+    /// The categories as people read them (workbook and Markdown): the share as a percentage with
+    /// a data bar, not a 0–100 number with two decimals.
+    static let categoryShownColumns = [
+        Column("category"), Column("minutes", .duration, unit: "minutes"),
+        Column("share", .percent, title: "Share of time", dataBar: true),
+        Column("estimated_minutes", .duration, unit: "minutes"), Column("accuracy", .percent),
     ]
     static let qualityColumns = [Column("issue"), Column("record"), Column("detail")]
     /// The workbook's `daily` and `badges` sheets stop here (a year of 10,000 users is 3.4
@@ -39,6 +52,11 @@ enum HabitsReportLayout {
             streaksTable(analysis).markdown(.largestFirst("current_streak")),
             Table(
                 name: "categories", columns: categoryColumns, rows: analysis.categories.rows,
+                outputs: [.csv], caption: "Time of the flows done in the period, split equally among their contexts"
+            ).keyed("category"),
+            Table(
+                name: "category_shares", title: "Categories", columns: categoryShownColumns,
+                rows: analysis.categories.shownRows, outputs: [.xlsx, .markdown],
                 caption: "Time of the flows done in the period, split equally among their contexts"
             )
             .markdown(.largestFirst("minutes")),
@@ -85,6 +103,7 @@ enum HabitsReportLayout {
                     ]
                 }
             }, caption: "One row per user and day with a record")
+        table.primaryKey = ["user_id", "day"]
         table.workbookRowLimit = workbookRowLimit
         return table
     }
@@ -108,6 +127,7 @@ enum HabitsReportLayout {
                     return pending.popLast()
                 }
             }, caption: "The badges earned, by user and day")
+        table.primaryKey = ["user_id", "day", "badge"]
         table.workbookRowLimit = workbookRowLimit
         return table
     }
@@ -122,7 +142,8 @@ enum HabitsReportLayout {
         }
         return Table(
             name: "streaks", columns: streakColumns, rows: rows,
-            caption: "Streaks up to the period's last day, days before the period included")
+            caption: "Streaks up to the period's last day, days before the period included"
+        ).keyed("user_id")
     }
 
     /// `daily_average`: every calendar day of the period, empty on days without rows.

@@ -36,6 +36,9 @@ enum ReportOutput {
             "output", "DIR", short: "o", help: "The folder for the files (default: Reports/, created when missing)."),
         .flag("bom", help: "Start CSV files with a UTF-8 byte order mark (for Excel)."),
         .value("table", "NAME", help: "Write only this CSV table, to standard output (for a dashboard loader)."),
+        .flag(
+            "schema",
+            help: "With --table: print the table's schema (Frictionless Table Schema, JSON) instead of its rows."),
     ]
 
     /// Writes the report; paths of written files go to standard error (`--quiet` drops them).
@@ -52,8 +55,15 @@ enum ReportOutput {
                 )
             }
             let writer = CSVWriter(options: csvOptions)
+            let schema = arguments.flag("schema")
             if name == "summary", report.table(named: name) == nil {
-                try context.console.withOutputSink { try writer.writeSummary(report.figures, to: $0) }
+                try context.console.withOutputSink { sink in
+                    if schema {
+                        try sink.write(writer.summarySchema(report.figures))
+                    } else {
+                        try writer.writeSummary(report.figures, to: sink)
+                    }
+                }
                 return .success
             }
             guard let table = report.table(named: name), table.outputs.contains(.csv) else {
@@ -61,8 +71,15 @@ enum ReportOutput {
                 throw UsageError(
                     "--table: no CSV table \"\(name)\" in this report; tables: \(names.joined(separator: ", "))")
             }
-            try context.console.withOutputSink { try writer.writeTable(table, to: $0) }
+            try context.console.withOutputSink { sink in
+                if schema { try sink.write(writer.schema(of: table)) } else { try writer.writeTable(table, to: sink) }
+            }
             return .success
+        }
+        if arguments.flag("schema") {
+            throw UsageError(
+                "--schema prints the schema of one CSV table: add --table NAME (a CSV folder has its schema in "
+                    + CSVWriter.schemaFileName + ")")
         }
         if arguments.value("table") == nil, arguments.flag("bom"), !arguments.flag("csv") {
             throw UsageError("--bom applies to CSV files: add --csv")

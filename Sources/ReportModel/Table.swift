@@ -65,6 +65,14 @@ public struct Table: Sendable {
     /// one sheet that Excel opens and the report is bound by its analysis, not by writing cells;
     /// the sheet's last row then says that the whole table is in the CSV file.
     public var workbookRowLimit: Int?
+    /// The columns that identify a row, in the order rows are sorted by (SPEC §6.1: "by their key
+    /// columns"); written as the CSV schema's `primaryKey`. Empty for a table whose rows have no
+    /// key that is never empty (the quality list, the fleet's daily rows of a car without group).
+    public var primaryKey: [String] = []
+    /// Whether an empty CSV field is a value of its own rather than "no value": `postal_codes.csv`
+    /// lists bookings without a code under the empty code, its key, so its schema declares no
+    /// missing value and a loader keeps `""` as a code.
+    public var emptyIsAValue = false
 
     public init(
         name: String, title: String? = nil, columns: [Column], rows: Rows,
@@ -90,6 +98,13 @@ public struct Table: Sendable {
 }
 
 extension Table {
+    /// The same table with `columns` as its key (`primaryKey`).
+    public func keyed(_ columns: String...) -> Table {
+        var table = self
+        table.primaryKey = columns
+        return table
+    }
+
     /// The same table, shown in Markdown in `order` and with only `columns` (nil: all).
     public func markdown(_ order: MarkdownOrder, columns: [String]? = nil) -> Table {
         var table = self

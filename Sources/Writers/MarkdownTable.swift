@@ -139,7 +139,7 @@ enum MarkdownTable {
     /// Numbers are right-aligned; percent bars stay left so that the bars line up.
     private static func isNumeric(_ type: ColumnType) -> Bool {
         switch type {
-        case .integer, .decimal, .duration, .euros: return true
+        case .integer, .decimal, .duration, .euros, .measure: return true
         case .percent, .text, .date, .timestamp, .boolean: return false
         }
     }

@@ -109,7 +109,7 @@ final class XLSXWorkbook {
         switch type {
         case .text: return bold
         case .boolean: alignment = LXW_ALIGN_CENTER
-        case .integer, .decimal, .percent, .duration, .euros, .date, .timestamp: alignment = LXW_ALIGN_RIGHT
+        case .integer, .decimal, .percent, .duration, .euros, .measure, .date, .timestamp: alignment = LXW_ALIGN_RIGHT
         }
         return try sharedFormat("\u{0}header\(alignment.rawValue)") { format in
             format_set_bold(format)

@@ -44,6 +44,30 @@ final class ReportCommandsTests: CLITestCase {
             ])
     }
 
+    /// `--table NAME --schema` prints the table's Table Schema, the one its folder's
+    /// `datapackage.json` holds: a loader of one table gets its types too.
+    func testOneTablesSchemaToStandardOutput() throws {
+        let run = report([
+            "bookings", "--db", databasePath, "--month", "2026-11", "--as-of", asOf, "--table", "postal_codes",
+            "--schema",
+        ])
+        XCTAssertEqual(run.code, .success, run.err)
+        let schema = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let fields = try XCTUnwrap(schema["fields"] as? [[String: Any]])
+        XCTAssertEqual(fields.map { $0["name"] as? String }, ["postal_code", "bookings", "revenue_eur"])
+        XCTAssertEqual(fields.map { $0["type"] as? String }, ["string", "integer", "number"])
+        XCTAssertEqual(schema["primaryKey"] as? [String], ["postal_code"])
+        XCTAssertEqual(schema["missingValues"] as? [String], [], "the empty code is a code, not a missing value")
+        let summary = report([
+            "bookings", "--db", databasePath, "--month", "2026-11", "--as-of", asOf, "--table", "summary", "--schema",
+        ])
+        XCTAssertEqual(summary.code, .success, summary.err)
+        XCTAssertTrue(summary.out.contains("\"primaryKey\": [\"metric\"]"), summary.out)
+        let alone = report(["bookings", "--db", databasePath, "--month", "2026-11", "--as-of", asOf, "--schema"])
+        XCTAssertEqual(alone.code, .usage)
+        XCTAssertTrue(alone.err.contains("--schema prints the schema of one CSV table: add --table NAME"), alone.err)
+    }
+
     func testTableWithFileFormatsIsAUsageError() throws {
         for format in ["--xlsx", "--md"] {
             let run = report([
@@ -98,7 +122,10 @@ final class ReportCommandsTests: CLITestCase {
         for name in linked { XCTAssertTrue(names.contains(name), name) }
         XCTAssertEqual(
             Set(try FileManager.default.contentsOfDirectory(atPath: output + "/fleet-salon2016")),
-            ["vehicles.csv", "daily.csv", "loans.csv", "damage.csv", "drivers.csv", "summary.csv", "quality.csv"])
+            [
+                "vehicles.csv", "daily.csv", "loans.csv", "damage.csv", "drivers.csv", "summary.csv", "quality.csv",
+                "datapackage.json",
+            ])
         XCTAssertTrue(run.errLines.contains("wrote \(output)/fleet-salon2016.xlsx"), run.err)
     }
 
