@@ -12,6 +12,9 @@ PIP_PACKAGES := openpyxl duckdb pandas frictionless
 DEMO_AS_OF := 2026-11-29T06:00:00+01:00
 RELEASE_BIN := .build/release/report
 FUZZ_SECONDS ?= 60
+# Every build refuses an import of a package target that Package.swift does not declare, so the
+# layer rules are the compiler's (scripts/check-layers.sh, run by `make test`, proves it).
+SWIFT_FLAGS := --explicit-target-dependency-import-check error
 
 FORMAT_PATHS := Sources Tests bench/Sources fuzz/targets Package.swift
 
@@ -30,10 +33,10 @@ test-deps: deps
 	@python3 -c "import openpyxl, duckdb, pandas, frictionless" 2>/dev/null || python3 -m pip install -q --root-user-action=ignore $(PIP_PACKAGES)
 
 build: deps
-	swift build
+	swift build $(SWIFT_FLAGS)
 
 release: deps
-	swift build -c release --product report
+	swift build $(SWIFT_FLAGS) -c release --product report
 
 # The sample reports in Reports/ (kept current by a test: same commands, same --as-of).
 demo: release
@@ -51,9 +54,10 @@ demo: release
 POSTGRES_SUITES := HabitsTests|BookingsTests|FleetTests|ImportCommandTests|ReportCommandsTests|SampleReportsTests|ConcurrencyTests|XLSXGoldenTests|PostgresStoreTests
 
 test: test-deps
-	swift build --build-tests
-	swift test --skip-build --disable-swift-testing
-	REPORT_TEST_BACKEND=postgresql swift test --skip-build --disable-swift-testing --filter '$(POSTGRES_SUITES)'
+	scripts/check-layers.sh $(SWIFT_FLAGS)
+	swift build $(SWIFT_FLAGS) --build-tests
+	swift test $(SWIFT_FLAGS) --skip-build --disable-swift-testing
+	REPORT_TEST_BACKEND=postgresql swift test $(SWIFT_FLAGS) --skip-build --disable-swift-testing --filter '$(POSTGRES_SUITES)'
 
 clean:
 	rm -rf .build
@@ -70,9 +74,9 @@ format-check:
 
 # Regenerates docs/CLI.md from the commands' help (a test keeps it current).
 docs-cli:
-	swift build --build-tests
-	RECORD_CLI_DOCS=1 swift test --skip-build --filter CLIReferenceTests >/dev/null || true
-	swift test --skip-build --filter CLIReferenceTests
+	swift build $(SWIFT_FLAGS) --build-tests
+	RECORD_CLI_DOCS=1 swift test $(SWIFT_FLAGS) --skip-build --filter CLIReferenceTests >/dev/null || true
+	swift test $(SWIFT_FLAGS) --skip-build --filter CLIReferenceTests
 
 # Benchmarks (figures recorded in docs/BENCHMARKS.md). Not part of the tests.
 bench: bench-import bench-xlsx bench-fleet bench-bookings bench-habits
@@ -91,7 +95,7 @@ bench-fleet bench-bookings bench-habits: deps
 
 # Checks the generator's output against SPEC §1 and that it is deterministic.
 check-sample: deps
-	swift build --product report-sample
+	swift build $(SWIFT_FLAGS) --product report-sample
 	python3 scripts/check_sample.py
 
 # Fuzzing (docs/FUZZING.md): each target runs FUZZ_SECONDS (FUZZ_SECONDS=20 make fuzz in CI); a

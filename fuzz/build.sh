@@ -31,25 +31,19 @@ common=(-swift-version 6 -parse-as-library -sanitize=fuzzer,address "$optimisati
 # lld: gold warns about every ASan check symbol it cannot export.
 libraries=(-use-ld=lld -lsqlite3 -lpq -lxlsxwriter -lcrypto -lz -lrsvg-2 -lcairo -lgobject-2.0 -lglib-2.0)
 
-# What each target links, in dependency order.
+# The module graph comes from Package.swift (fuzz/package_graph.py reads `swift package
+# dump-package`), so a dependency added there needs no edit here.
+graph="$out/graph"; mkdir -p "$graph"
+if [ ! -f "$graph/stamp" ] || [ Package.swift -nt "$graph/stamp" ]; then rm -f "$graph"/*; touch "$graph/stamp"; fi
+# What each target links, in dependency order: the modules its file imports and theirs.
 modules_of() {
-    case "$1" in
-        records) echo Time JSON Store Import ReportModel ArgumentParsing DomainInterface Habits Bookings Fleet ;;
-        json_reader) echo JSON ;;
-        *) echo Time JSON Store Import ;;
-    esac
+    [ "$graph/target-$1" -nt "fuzz/targets/$1.swift" ] || python3 fuzz/package_graph.py closure "fuzz/targets/$1.swift" >"$graph/target-$1"
+    cat "$graph/target-$1"
 }
-
-# The package modules each module imports (as in Package.swift).
+# The package modules a module depends on (its rebuild follows theirs).
 dependencies_of() {
-    case "$1" in
-        Store) echo Time ;;
-        Import) echo Time JSON Store ;;
-        ReportModel) echo Time ;;
-        DomainInterface) echo ArgumentParsing Time Store Import ReportModel ;;
-        Habits|Bookings|Fleet) echo ArgumentParsing Time JSON Store Import ReportModel DomainInterface ;;
-        *) echo ;;
-    esac
+    [ -f "$graph/module-$1" ] || python3 fuzz/package_graph.py deps "$1" >"$graph/module-$1"
+    cat "$graph/module-$1"
 }
 
 # Compiles module $1 (Sources/$1) unless its stamp is newer than every source and than the stamps

@@ -1,5 +1,4 @@
 import Import
-import JSON
 import Store
 import Time
 

@@ -1,5 +1,4 @@
 import Import
-import JSON
 import Store
 
 /// A valid `services` record (SPEC §1.2): an item of the catalogue.

@@ -1,5 +1,4 @@
 import Import
-import JSON
 import Store
 
 /// Imports `drivers`: the people cars are lent to, charged with the new damage of their loans.

@@ -1,5 +1,4 @@
 import Import
-import JSON
 import Store
 
 /// Imports `groups`: the teams of an event (press, VIP, staff…) that vehicles are lent to.

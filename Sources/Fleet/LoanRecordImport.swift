@@ -1,5 +1,4 @@
 import Import
-import JSON
 import Store
 
 /// Imports `loan_records`: check-outs and check-ins exported on their own, each naming its

@@ -1,5 +1,4 @@
 import Import
-import JSON
 
 /// What the reports need of a signature: whether there is one, and whether it strays off the pad.
 ///

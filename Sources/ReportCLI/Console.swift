@@ -1,6 +1,5 @@
 import ByteOutput
 import Foundation
-import Writers
 
 /// Where a command writes: standard output for results, standard error for messages and progress.
 /// Tests pass a capturing console to read both.

@@ -38,8 +38,8 @@ case "$profile" in
 esac
 
 echo "building report and report-sample (release)..." >&2
-(cd "$root" && swift build -c release --product report >&2 && swift build -c release --product report-sample >&2)
-bin="$(cd "$root" && swift build -c release --show-bin-path)"
+(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --product report >&2 && swift build --explicit-target-dependency-import-check error -c release --product report-sample >&2)
+bin="$(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --show-bin-path)"
 "$bin/report-sample" scale --profile "$profile" --scale "$scale" --out "$work/data"
 size=$(du -sm "$work/data" | cut -f1)
 echo "data: $profile at scale $scale, $size MB of JSON"

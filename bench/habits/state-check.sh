@@ -16,7 +16,7 @@ last="${2:-2026-11-28}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/habits-state.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-bin="$(cd "$root" && swift build -c release --show-bin-path)"
+bin="$(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --show-bin-path)"
 day() { date -u -d "$last $1 days" +%Y-%m-%d; }
 cp "$source_db" "$work/db.sqlite"
 

@@ -27,9 +27,9 @@ cleanup() {
 trap cleanup EXIT
 
 echo "building report and report-sample (release)..." >&2
-(cd "$root" && swift build -c release --product report >&2 && swift build -c release --product report-sample >&2 \
-    && swift build -c release --product report-bench >&2)
-bin="$(cd "$root" && swift build -c release --show-bin-path)"
+(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --product report >&2 && swift build --explicit-target-dependency-import-check error -c release --product report-sample >&2 \
+    && swift build --explicit-target-dependency-import-check error -c release --product report-bench >&2)
+bin="$(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --show-bin-path)"
 "$bin/report-sample" generate --kind tasks --count "$count" --out "$work/tasks.json" --seed 1
 size=$(stat -c %s "$work/tasks.json")
 echo "input: $count task records, $((size / 1048576)) MB ($work/tasks.json)"

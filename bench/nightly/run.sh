@@ -21,8 +21,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 if [[ -n "${1:-}" ]]; then work="$1"; mkdir -p "$work"; else
     work="$(mktemp -d "${TMPDIR:-/tmp}/nightly-bench.XXXXXX")"; trap 'rm -rf "$work"' EXIT; fi
-(cd "$root" && swift build -c release --product report >&2 && swift build -c release --product report-sample >&2)
-bin="$(cd "$root" && swift build -c release --show-bin-path)"
+(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --product report >&2 && swift build --explicit-target-dependency-import-check error -c release --product report-sample >&2)
+bin="$(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --show-bin-path)"
 report="${REPORT_BIN:-$bin/report}"  # the binary timed (REPORT_BIN: another build, for an A/B)
 
 db="$work/night.sqlite"

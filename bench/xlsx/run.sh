@@ -22,8 +22,8 @@ fi
 
 echo "building the C reference and report-bench (release)..." >&2
 gcc -O2 -o "$work/reference" "$root/bench/xlsx/reference.c" $(pkg-config --cflags --libs xlsxwriter)
-(cd "$root" && swift build -c release --product report-bench >&2)
-swift_bin="$(cd "$root" && swift build -c release --show-bin-path)/report-bench"
+(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --product report-bench >&2)
+swift_bin="$(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --show-bin-path)/report-bench"
 
 # measure NAME RUNS COMMAND...: runs it RUNS times in the work folder and prints the best wall
 # time, the best CPU time (user + sys: steadier than wall time when other jobs share the machine),
