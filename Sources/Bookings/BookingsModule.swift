@@ -30,7 +30,8 @@ public enum BookingsModule {
         nightlyReports: { asOf, _ in
             // The month to date, as `report bookings` without a period.
             [reportRequest(try BookingsOptions.currentMonth(asOf: asOf))]
-        })
+        },
+        reportScopes: BookingsScopes.scopes)
 
     /// The importer of one bookings kind, its statements prepared on `database`.
     @Sendable static func makeImporter(_ kind: ExportKind, _ database: Database) throws -> ErasedKindImporter {

@@ -16,8 +16,8 @@ enum BookingsReport {
         ]
         let period = options.monthScope ?? (options.from.description + " to " + options.to.description)
         let tables = BookingsReportTables(metrics)
-        return Report(
-            kind: "bookings", title: "Bookings report: " + period, scope: options.scope,
+        var report = Report(
+            kind: "bookings", title: "Bookings, " + period, scope: options.scope,
             asOf: local.localized(options.asOf), parameters: parameters, figures: figures(metrics),
             // Markdown (chat) shows the latest days first; CSV and XLSX keep the contract order.
             tables: [
@@ -41,6 +41,8 @@ enum BookingsReport {
                 "A customer's first booking is their earliest non-cancelled booking in all the data, before the "
                     + "period too.",
             ])
+        report.timeZone = local.identifier
+        return report
     }
 
     /// The `summary.csv` metrics of SPEC §4, in its order.

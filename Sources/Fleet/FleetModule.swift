@@ -31,7 +31,7 @@ public enum FleetModule {
             .events: .date("starts_on"), .assignments: .instant("planned_time_out_us"),
             .loanRecords: .instant("recorded_at_us"),
         ],
-        nightlyReports: nightlyReports)
+        nightlyReports: nightlyReports, reportScopes: FleetScopes.scopes)
 
     /// The importer of one fleet kind, its statements prepared on `database`.
     @Sendable public static func makeImporter(_ kind: ExportKind, _ database: Database) throws -> ErasedKindImporter {
@@ -53,16 +53,15 @@ public enum FleetModule {
             --as-of. Files: fleet-<event>.xlsx, fleet-<event>/ (CSV), fleet-<event>.md (+ SVG charts).
             """,
         options: [
-            .value("event", "ID", help: "The event (required), e.g. salon2016."),
+            .value("event", "ID", help: "The event, e.g. salon2016; without it the command lists the events."),
             .value(
                 "grace-minutes", "N", help: "Minutes after the planned return before a return is late (default 15)."),
         ])
 
     /// `report fleet` options, checked once: the event and the grace minutes.
     @Sendable static func request(_ arguments: ParsedArguments, asOf: Timestamp) throws -> ReportRequest {
-        guard let event = arguments.value("event") else {
-            throw UsageError("--event is required; see `report status` for the imported events")
-        }
+        // Without an event the command lists the events (`ScopeRequired`), from `reportScopes`.
+        guard let event = arguments.value("event") else { throw ScopeRequired(option: "event") }
         var grace = 15
         if let text = arguments.value("grace-minutes") {
             guard let value = Int(text), value >= 0, value <= 10_000 else {

@@ -32,7 +32,8 @@ public enum HabitsModule {
         nightlyReports: { asOf, _ in
             // Yesterday in Paris, as `report habits` without a period.
             [reportRequest(HabitsOptions(day: HabitsOptions.defaultDay(asOf: asOf), asOf: asOf))]
-        })
+        },
+        reportScopes: HabitsScopes.scopes)
 
     /// The importer of one habits kind, its statements prepared on `database`.
     @Sendable static func makeImporter(_ kind: ExportKind, _ database: Database) throws -> ErasedKindImporter {

@@ -64,8 +64,10 @@ enum HabitsReportLayout {
             badgesByTypeTable(analysis.totals),
             qualityTable(analysis.quality),
         ]
-        return Report(
-            kind: "habits", title: "Habits report", scope: options.scope, asOf: options.asOf,
+        let period = options.from == options.to ? options.from.description : "\(options.from) to \(options.to)"
+        var report = Report(
+            kind: "habits", title: "Habits, " + period + (options.user.map { ", user " + $0 } ?? ""),
+            scope: options.scope, asOf: LocalTime.paris.localized(options.asOf),
             parameters: [
                 ("from", options.from.description), ("to", options.to.description),
                 ("user", options.user ?? "all"), ("day_start", options.dayStartText),
@@ -74,15 +76,18 @@ enum HabitsReportLayout {
             charts: [
                 Chart(
                     .line, title: "Average daily score", table: "daily_average", category: "day",
-                    series: ["average_score"], fileStem: "habits-average-score"),
+                    series: ["average_score"], fileStem: "average-score"),
                 Chart(
                     .column, title: "Badges by type", table: "badges_by_type", category: "badge",
-                    series: ["count"], fileStem: "habits-badges-by-type"),
+                    series: ["count"], fileStem: "badges-by-type"),
             ],
             notes: [
                 "Days are taken in each user's time zone (Europe/Paris without one), starting at "
                     + options.dayStartText + "; streaks and consistency count the days before the period too."
             ])
+        // The as-of and the default day are Paris time; each user's days are in their own zone.
+        report.timeZone = LocalTime.paris.identifier
+        return report
     }
 
     /// `daily`: decoded from the packed rows each time a writer reads it.

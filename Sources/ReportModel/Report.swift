@@ -95,6 +95,13 @@ public struct Report: Sendable {
     public var notes: [String]
     /// The version of the tool that made it (shown in Markdown).
     public var toolVersion: String
+    /// When the report's period holds no data: one line saying so and what the data covers
+    /// (`no habits data on 2026-12-03; the data covers 2026-10-01 to 2026-11-28`). The command
+    /// exits 5 with it unless `--allow-empty` is given; nil for a report with data.
+    public var emptyPeriod: String?
+    /// The IANA zone the workbook's and the Markdown's local times are in (`Europe/Paris`), said
+    /// beside the as-of; nil when the times are in several zones (habits: each user's own).
+    public var timeZone: String?
 
     public init(
         kind: String, title: String, scope: String, asOf: Timestamp,

@@ -27,7 +27,10 @@ public struct MarkdownWriter: Sendable {
         lines.append("# " + MarkdownText.singleLine(report.title))
         lines.append("")
         lines.append("- Scope: " + MarkdownText.singleLine(report.scope))
-        lines.append("- As of: " + report.asOf.description)
+        lines.append(
+            "- As of: " + report.asOf.description
+                + (report.timeZone.map { " (" + MarkdownText.singleLine($0) + "; times in this report are local)" }
+                    ?? ""))
         lines.append("- Tool version: report " + MarkdownText.singleLine(report.toolVersion))
         if !report.parameters.isEmpty {
             lines += ["", "## Parameters", "", "| Parameter | Value |", "|---|---|"]

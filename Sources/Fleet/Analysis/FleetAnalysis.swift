@@ -47,8 +47,11 @@ public enum FleetAnalysis {
             notes.append(
                 "The event is not over at as-of: opening windows are counted up to as-of, later ones are empty.")
         }
-        return Report(
-            kind: "fleet", title: "Fleet report — \(event.name)", scope: event.id, asOf: options.asOf,
+        let days =
+            event.firstDay == event.lastDay ? event.firstDay.description : "\(event.firstDay) to \(event.lastDay)"
+        var report = Report(
+            kind: "fleet", title: "Fleet, \(event.name) (\(days))", scope: event.id,
+            asOf: event.local.localized(options.asOf),
             parameters: [
                 ("event", event.id), ("grace_minutes", String(options.graceMinutes)),
                 ("time_zone", event.local.identifier),
@@ -60,7 +63,7 @@ public enum FleetAnalysis {
                 FleetSummary.dailyUtilization(context).markdown(.latestFirst("day")),
                 FleetSummary.damageByType(context),
                 FleetSummary.mostUsedCars(context), FleetSummary.mostDamagingDrivers(context),
-                FleetSummary.latestReturns(context),
+                FleetSummary.mostLateReturns(context),
                 FleetTables.vehicles(context).markdown(
                     .largestFirst("utilization"),
                     columns: [
@@ -90,6 +93,9 @@ public enum FleetAnalysis {
                     series: ["new_impacts"], fileStem: "damage-by-type"),
             ],
             heatMap: FleetSummary.heatMap(context), notes: notes)
+        report.timeZone = event.local.identifier
+        if results.vehicles.isEmpty { report.emptyPeriod = try FleetScopes.emptyPeriod(database, event: event) }
+        return report
     }
 
     /// One pass over the ordered assignments and their impacts, which are freed when it returns;

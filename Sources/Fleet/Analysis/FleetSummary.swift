@@ -108,8 +108,9 @@ enum FleetSummary {
             ], rows: rows, outputs: [.markdown], caption: "Top 10 drivers by new impacts charged to them.")
     }
 
-    /// The ten latest returns by minutes late (ties by assignment id); on-time returns not listed.
-    static func latestReturns(_ context: FleetReportContext) -> Table {
+    /// The ten returns most minutes late (ties by assignment id); on-time returns not listed. Not
+    /// "latest returns", which would read as the most recent ones.
+    static func mostLateReturns(_ context: FleetReportContext) -> Table {
         let late = context.loanOrder.filter { (context.results.lines[Int($0)].lateMinutes ?? 0) > 0 }
         let top = late.enumerated().sorted {
             let left = context.results.lines[Int($0.element)].lateMinutes ?? 0
@@ -125,7 +126,7 @@ enum FleetSummary {
             ]
         }
         return Table(
-            name: "latest_returns",
+            name: "most_late_returns", title: "Most late returns",
             columns: [
                 Column("assignment_id"), Column("plate"), Column("driver"), Column("planned_in", .timestamp),
                 Column("in_at", .timestamp), Column("late_minutes", .integer, unit: "minutes"),

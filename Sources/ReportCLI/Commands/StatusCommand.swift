@@ -10,11 +10,14 @@ import Writers
 public enum StatusCommand: Command {
     public static let spec = CommandSpec(
         name: "status",
-        abstract: "Show what the database holds: kinds, counts, date ranges, last imports.",
+        abstract: "Show what the database holds: kinds, counts, date ranges, what can be reported, last imports.",
         options: [
             CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet,
             .flag("json", help: "Print one JSON object (kinds, counts, date ranges, last imports), for monitoring."),
             .flag("csv", help: "Print the kinds table as CSV (kind, records, from, to), for scripts."),
+            .flag(
+                "reportable",
+                help: "With --csv: print what can be reported instead (domain, command, name, from, to, count, unit)."),
         ])
 
     /// How `status` prints, read from the arguments once.
@@ -43,13 +46,20 @@ public enum StatusCommand: Command {
             return .success
         }
         if format == .csv {
-            try console.withOutputSink { try CSVWriter().writeTable(summary.kindsTable, to: $0) }
+            let table = context.arguments.flag("reportable") ? summary.scopesTable : summary.kindsTable
+            try console.withOutputSink { try CSVWriter().writeTable(table, to: $0) }
             return .success
         }
+        if context.arguments.flag("reportable") { throw UsageError("--reportable is a table of --csv: add --csv") }
         console.output("database \(path)")
         let lines =
             [["kind", "records", "from", "to"]] + summary.kinds.map { [$0.name, String($0.records), $0.from, $0.to] }
         console.output(StatusCommand.align(lines))
+        if !summary.scopes.isEmpty {
+            console.output("")
+            console.output("what can be reported:")
+            console.output(StatusCommand.align(StatusCommand.scopeLines(summary.scopes, withDomain: true)))
+        }
         if let files = summary.filesImported {
             console.output("")
             console.output(
@@ -83,6 +93,7 @@ public enum StatusCommand: Command {
                 summary.kinds.append(.init(name: kind.name, records: Int(count), from: range.0, to: range.1))
             }
         }
+        for module in modules { summary.scopes += try module.reportScopes(database) }
         if tables.contains("import_log") {
             summary.filesImported = Int(try database.scalarInt("SELECT COUNT(*) FROM import_log") ?? 0)
             summary.rejectedRecords = Int(try database.scalarInt("SELECT COUNT(*) FROM import_rejects") ?? 0)
@@ -97,6 +108,18 @@ public enum StatusCommand: Command {
             }
         }
         return summary
+    }
+
+    /// The scopes as text rows under a header: `report fleet --event salon2016  Mondial…  2016-10-01 …`.
+    static func scopeLines(_ scopes: [ReportScope], withDomain: Bool) -> [[String]] {
+        let header = withDomain ? ["report", "name", "from", "to", "data"] : ["options", "name", "from", "to", "data"]
+        return [header]
+            + scopes.map { scope in
+                [
+                    withDomain ? "report \(scope.domain) \(scope.options)" : scope.options, scope.name,
+                    scope.from.description, scope.to.description, "\(scope.count) \(scope.unit)",
+                ]
+            }
     }
 
     /// Columns padded to their widest cell.
