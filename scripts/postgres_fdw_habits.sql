@@ -45,8 +45,7 @@ END $$;
 
 -- The triggers that keep the streak cache (habits_streak_state, on the coordinator) honest went
 -- with the old tables. A table with foreign partitions cannot collect a statement's rows, so the
--- cache is invalidated row by row here (the functions of habits schema step 2, kept for this),
--- and the change counter habits_changes by statement.
+-- cache is invalidated row by row here (the functions of habits schema step 2, kept for this).
 DO $$
 DECLARE
     activity text;
@@ -54,7 +53,5 @@ BEGIN
     FOREACH activity IN ARRAY ARRAY['tasks', 'flows', 'focus_sessions'] LOOP
         EXECUTE format('CREATE TRIGGER %I AFTER INSERT OR UPDATE OR DELETE ON %I '
             || 'FOR EACH ROW EXECUTE FUNCTION %I()', activity || '_streak_state', activity, activity || '_streak_state');
-        EXECUTE format('CREATE TRIGGER %I AFTER INSERT OR UPDATE OR DELETE ON %I '
-            || 'FOR EACH STATEMENT EXECUTE FUNCTION habits_changed()', activity || '_changed', activity);
     END LOOP;
 END $$;

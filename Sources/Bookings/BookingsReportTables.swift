@@ -173,17 +173,13 @@ struct BookingsReportTables {
     var quality: Table {
         let issues = metrics.quality
         let local = metrics.calendar.local
-        let rows = Rows(count: issues.count) {
+        return Table.quality(
+            count: issues.count, caption: "Data-quality issues of the period's bookings; record is the booking id."
+        ) {
             var iterator = issues.makeIterator()
             return AnyIterator {
-                guard let issue = iterator.next() else { return nil }
-                return [.text(issue.kind.name), .text(issue.record), .text(issue.detail(local))]
+                iterator.next().map { QualityRow(issue: $0.kind.name, record: $0.record, detail: $0.detail(local)) }
             }
         }
-        return Table(
-            name: "quality", title: "Quality",
-            columns: [
-                Column("issue", .text), Column("record", .text), Column("detail", .text),
-            ], rows: rows, caption: "Data-quality issues of the period's bookings; record is the booking id.")
     }
 }

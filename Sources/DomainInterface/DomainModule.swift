@@ -13,8 +13,10 @@ public struct DomainModule: Sendable {
     public let imports: ImportModule
     /// `report <name>`: the domain's report command.
     public let report: DomainReport
-    /// The date column `report status` shows a range of, per kind (kinds absent here show none).
-    public let statusColumns: [ExportKind: StatusColumn]
+    /// The table of each kind, in the kinds' order, and the column `report status` shows a range
+    /// of (`statusColumns`; kinds absent there show none): the tables the domain owns, which the
+    /// application never queries itself (`holdings`, `hasData`).
+    public let tables: [KindTable]
     /// The reports a night owes at as-of, read from `database` where that depends on the data
     /// (the fleet's open events); throws when the data cannot be read.
     public let nightlyReports: @Sendable (_ asOf: Timestamp, _ database: Database) throws -> [ReportRequest]
@@ -29,7 +31,7 @@ public struct DomainModule: Sendable {
     ) {
         self.imports = imports
         self.report = report
-        self.statusColumns = statusColumns
+        tables = imports.kinds.map { KindTable($0, range: statusColumns[$0]) }
         self.nightlyReports = nightlyReports
         self.reportScopes = reportScopes
     }
@@ -37,6 +39,52 @@ public struct DomainModule: Sendable {
     public var name: DomainName { imports.domain }
     public var kinds: [ExportKind] { imports.kinds }
     public var migrations: [Migration] { imports.migrations }
+}
+
+/// The table a kind's records are stored in (its name, as every domain stores it today), and the
+/// column whose range `report status` shows (none: no range).
+public struct KindTable: Sendable {
+    public let kind: ExportKind
+    public let range: StatusColumn?
+    public var table: String { kind.name }
+
+    public init(_ kind: ExportKind, range: StatusColumn? = nil) {
+        self.kind = kind
+        self.range = range
+    }
+}
+
+/// How many records of a kind a database holds, and the range of its status column.
+public struct KindHolding: Sendable, Equatable {
+    public let kind: ExportKind
+    public let records: Int
+    /// The first and last value of the status column as `status` prints them ("" for none).
+    public let from: String
+    public let to: String
+}
+
+extension DomainModule {
+    /// Whether the database holds any record of any of the domain's kinds.
+    public func hasData(_ database: Database) throws -> Bool {
+        try tables.contains { try database.scalarInt("SELECT EXISTS (SELECT 1 FROM \"\($0.table)\")") == 1 }
+    }
+
+    /// Each kind whose table exists, in the domain's order: its count and range.
+    public func holdings(_ database: Database) throws -> [KindHolding] {
+        let existing = Set(try database.tableNames())
+        return try tables.filter { existing.contains($0.table) }.map { table in
+            let count = try database.scalarInt("SELECT COUNT(*) FROM \"\(table.table)\"") ?? 0
+            var range = ("", "")
+            if let column = table.range,
+                let row = try database.rows(
+                    "SELECT MIN(\(column.column)), MAX(\(column.column)) FROM \"\(table.table)\""
+                ).first
+            {
+                range = (column.render(row[0]), column.render(row[1]))
+            }
+            return KindHolding(kind: table.kind, records: Int(count), from: range.0, to: range.1)
+        }
+    }
 }
 
 /// How `report status` shows a kind's date range: a column holding dates (`YYYY-MM-DD`), or

@@ -69,7 +69,7 @@ public enum HabitsModule {
     @Sendable static func request(_ arguments: ParsedArguments, asOf: Timestamp) throws -> ReportRequest {
         var dayStart = 0
         if let text = arguments.value("day-start") {
-            guard let minutes = RecordReader.parseClock(text) else {
+            guard let minutes = ClockTime.minutes(text) else {
                 throw UsageError("--day-start: invalid time \"\(text)\" (use HH:MM)")
             }
             dayStart = minutes

@@ -58,9 +58,9 @@ struct HabitsQualityLog: Sendable {
     }
 
     /// The rows, decoded with their detail text.
-    func makeIterator() -> AnyIterator<[Value]> {
+    func makeIterator() -> AnyIterator<QualityRow> {
         var issues = Issue.allCases.makeIterator()
-        var current: AnyIterator<[Value]>?
+        var current: AnyIterator<QualityRow>?
         let byIssue = self.byIssue
         return AnyIterator {
             while true {
@@ -71,7 +71,7 @@ struct HabitsQualityLog: Sendable {
         }
     }
 
-    private static func decode(_ issue: Issue, _ reader: inout HabitsPackedBytes.Reader) -> [Value] {
+    private static func decode(_ issue: Issue, _ reader: inout HabitsPackedBytes.Reader) -> QualityRow {
         let record = reader.string()
         let detail: String
         switch issue {
@@ -85,6 +85,6 @@ struct HabitsQualityLog: Sendable {
         default:
             detail = reader.string()
         }
-        return [.text(issue.name), .text(record), .text(detail)]
+        return QualityRow(issue: issue.name, record: record, detail: detail)
     }
 }

@@ -33,7 +33,6 @@ enum HabitsReportLayout {
         Column("share", .percent, title: "Share of time", dataBar: true),
         Column("estimated_minutes", .duration, unit: "minutes"), Column("accuracy", .percent),
     ]
-    static let qualityColumns = [Column("issue"), Column("record"), Column("detail")]
     /// The workbook's `daily` and `badges` sheets stop here (a year of 10,000 users is 3.4
     /// million rows): one sheet under Excel's 1,048,575 rows, the whole tables in the CSV files.
     static let workbookRowLimit = 1_000_000
@@ -187,8 +186,8 @@ enum HabitsReportLayout {
     }
 
     private static func qualityTable(_ issues: HabitsQualityLog) -> Table {
-        Table(
-            name: "quality", columns: qualityColumns, rows: Rows(count: issues.count) { issues.makeIterator() },
-            caption: "Data-quality issues of the period's records")
+        Table.quality(count: issues.count, caption: "Data-quality issues of the period's records") {
+            issues.makeIterator()
+        }
     }
 }

@@ -92,6 +92,6 @@ public enum HabitsSchema {
 
     /// Every habits migration, oldest first.
     public static let migrations: [Migration] = [
-        version1, HabitsStreakStateSchema.version2, HabitsStreakStateSchema.version3,
+        version1, HabitsStreakStateSchema.version2, HabitsStreakStateSchema.version3, HabitsStreakStateSchema.version4,
     ]
 }

@@ -100,17 +100,11 @@ public enum HabitsStreakStateSchema {
             CREATE TRIGGER users_streak_state_delete AFTER DELETE ON users BEGIN
                 DELETE FROM habits_streak_state WHERE user_id = OLD.id;
             END;
-            """, postgresql: stateTable + "\n" + postgresqlTriggers)
+            """, dialects: [.postgresql: stateTable + "\n" + postgresqlTriggers])
 
-    /// Step 3, PostgreSQL's stand-in for SQLite's `PRAGMA data_version`: a counter that every
-    /// statement writing what the cache summarises (tasks, flows, focus sessions, users) bumps, in
-    /// its own transaction. A report reads it in its snapshot and, before saving states, locks its
-    /// row (`FOR UPDATE NOWAIT`): a writer that committed since the snapshot makes that a
-    /// serialization failure, one still running makes it a lock failure, a changed value tells a
-    /// commit between the read and a later transaction; each skips the save. Once the report holds
-    /// the row, a writer waits for it at its first statement, so its triggers run after the saved
-    /// states exist and invalidate them as on SQLite. Statement triggers: one bump per COPY merge,
-    /// not per row. On SQLite the step is empty (`data_version` does this there).
+    /// Step 3 made `habits_changes`, a counter of the writes to what the cache summarises, which
+    /// step 4 drops again: the store counts every writing transaction itself now
+    /// (`Database.changeToken()`). On SQLite both steps are empty.
     ///
     /// On PostgreSQL the step also replaces step 2's row triggers by statement triggers over
     /// transition tables: an import's merge writes 50,000 rows a statement, and one set-based
@@ -120,23 +114,40 @@ public enum HabitsStreakStateSchema {
     /// sharded layout (scripts/postgres_fdw_habits.sql) puts the row triggers back there.
     public static let version3 = Migration(
         domain: "habits", version: 3, sql: "",
-        postgresql: postgresqlStatementTriggers + """
-            CREATE TABLE habits_changes (version BIGINT NOT NULL);
-            INSERT INTO habits_changes (version) VALUES (0);
-            CREATE FUNCTION habits_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                UPDATE habits_changes SET version = version + 1;
-                RETURN NULL;
-            END $$;
-            CREATE TRIGGER tasks_changed AFTER INSERT OR UPDATE OR DELETE ON tasks
-                FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
-            CREATE TRIGGER flows_changed AFTER INSERT OR UPDATE OR DELETE ON flows
-                FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
-            CREATE TRIGGER focus_sessions_changed AFTER INSERT OR UPDATE OR DELETE ON focus_sessions
-                FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
-            CREATE TRIGGER users_changed AFTER INSERT OR UPDATE OR DELETE ON users
-                FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
-            """)
+        dialects: [.postgresql: postgresqlStatementTriggers + habitsChanges])
+
+    /// Step 3's counter, and its statement triggers.
+    private static let habitsChanges = """
+        CREATE TABLE habits_changes (version BIGINT NOT NULL);
+        INSERT INTO habits_changes (version) VALUES (0);
+        CREATE FUNCTION habits_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE habits_changes SET version = version + 1;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER tasks_changed AFTER INSERT OR UPDATE OR DELETE ON tasks
+            FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
+        CREATE TRIGGER flows_changed AFTER INSERT OR UPDATE OR DELETE ON flows
+            FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
+        CREATE TRIGGER focus_sessions_changed AFTER INSERT OR UPDATE OR DELETE ON focus_sessions
+            FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
+        CREATE TRIGGER users_changed AFTER INSERT OR UPDATE OR DELETE ON users
+            FOR EACH STATEMENT EXECUTE FUNCTION habits_changed();
+        """
+
+    /// Step 4: step 3's counter goes; the store's own change token replaces it.
+    public static let version4 = Migration(
+        domain: "habits", version: 4, sql: "",
+        dialects: [
+            .postgresql: """
+            DROP TRIGGER tasks_changed ON tasks;
+            DROP TRIGGER flows_changed ON flows;
+            DROP TRIGGER focus_sessions_changed ON focus_sessions;
+            DROP TRIGGER users_changed ON users;
+            DROP FUNCTION habits_changed();
+            DROP TABLE habits_changes;
+            """
+        ])
 
     /// Step 3's PostgreSQL triggers: per table, one function run once per statement with the
     /// statement's rows (`new_rows`, `old_rows`), deleting the states step 2's row triggers deleted.

@@ -13,13 +13,12 @@ struct HabitsCachedState: Sendable, Equatable {
 ///
 /// Loading takes, per user, the cached state if it is before the period (a report resumes only
 /// from a day before its first). Saving happens after the report's read transaction, in a write
-/// transaction of its own, and only if no other connection committed since before the read
-/// began (`PRAGMA data_version`): otherwise the states could describe data an import has changed
-/// since, after its triggers ran. PostgreSQL has no `data_version`: there the version is the
-/// `habits_changes` counter (schema step 3) and the save locks its row first, which fails when a
-/// writer committed since the report's snapshot or is writing now. The cache is an optimisation,
-/// so a database that cannot be written (read-only, locked) only costs the next report a longer
-/// read; the report still succeeds.
+/// transaction of its own, and only if no other connection committed a write since before the
+/// read began and none is writing now (`Database.transaction(ifUnchangedSince:)`): otherwise the
+/// states could describe data an import has changed since, after its triggers ran. Once the save
+/// holds the write lock, a writer waits for it, so its triggers run after the saved states exist
+/// and invalidate them. The cache is an optimisation, so a database that cannot be written
+/// (read-only, locked) only costs the next report a longer read; the report still succeeds.
 struct HabitsStreakStateStore {
     /// How many days before the period's last day a report saves its checkpoint. An import of
     /// the next night's files invalidates states from a few days before their records' days
@@ -30,14 +29,13 @@ struct HabitsStreakStateStore {
 
     let database: Database
     let dayStartMinutes: Int
-    /// `PRAGMA data_version` (SQLite) or `habits_changes.version` (PostgreSQL) when the report
-    /// began reading.
-    private let dataVersion: Int64?
+    /// The store's commits when the report began reading.
+    private let readToken: ChangeToken
 
     init(database: Database, dayStartMinutes: Int) throws {
         self.database = database
         self.dayStartMinutes = dayStartMinutes
-        dataVersion = try database.scalarInt(Self.versionSQL(database.kind, locking: false))
+        readToken = try database.changeToken()
     }
 
     /// The states before `first`, by the bytes of the user id (inside the report's read
@@ -67,9 +65,8 @@ struct HabitsStreakStateStore {
     /// Saves the checkpoints, each replacing an older state of its user; skipped when another
     /// connection wrote since `init` or the database cannot be written now.
     func save(_ checkpoints: [(userId: String, state: HabitsCachedState)]) {
-        guard !checkpoints.isEmpty, let dataVersion else { return }
-        try? database.transaction {
-            guard try database.scalarInt(Self.versionSQL(database.kind, locking: true)) == dataVersion else { return }
+        guard !checkpoints.isEmpty else { return }
+        _ = try? database.transaction(ifUnchangedSince: readToken) {
             // Many states a statement: a round trip each is what a server charges for ten thousand.
             let rows = checkpoints.compactMap { userId, cached -> [SQLValue]? in
                 let walk = cached.walk
@@ -92,15 +89,6 @@ struct HabitsStreakStateStore {
                 try upsert.bind(chunk.flatMap { $0 })
                 try upsert.run()
             }
-        }
-    }
-
-    /// The version query; `locking` takes the PostgreSQL counter's row for the rest of the
-    /// transaction, failing at once (serialization or lock failure) if a writer got there first.
-    private static func versionSQL(_ kind: StoreKind, locking: Bool) -> String {
-        switch kind {
-        case .sqlite: return "PRAGMA data_version"
-        case .postgresql: return "SELECT version FROM habits_changes" + (locking ? " FOR UPDATE NOWAIT" : "")
         }
     }
 

@@ -44,16 +44,19 @@ public struct Rejection: Error, Sendable, Equatable {
     public let value: String
     public let rule: String
 
-    /// `record 17 (id 1042): field starts_at: invalid date "2016-13-42"`: where in the file, and why.
-    public var detail: String {
+    /// `record 17 (line 18, id 1042)`: where in the file.
+    public var location: String {
         var text = "record \(position)"
         if let line {
             text += " (line \(line)" + (recordId.map { ", id \($0)" } ?? "") + ")"
         } else if let recordId {
             text += " (id \(recordId))"
         }
-        return text + ": " + FieldError(field: field, value: value, rule: rule).description
+        return text
     }
+
+    /// `record 17 (id 1042): field starts_at: invalid date "2016-13-42"`: where in the file, and why.
+    public var detail: String { location + ": " + FieldError(field: field, value: value, rule: rule).description }
 
     /// `bookings.json record 17 (id 1042): field starts_at: invalid date "2016-13-42"`.
     public func message(file: String) -> String { file + " " + detail }

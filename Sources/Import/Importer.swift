@@ -50,7 +50,7 @@ public final class Importer {
         kinds = KindRegistry(modules)
         self.modules = Dictionary(modules.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
         self.options = options
-        try Schema.migrate(database, Schema.core + modules.flatMap(\.migrations))
+        try Schema.migrate(database, ImportLog.migrations(for: modules))
     }
 
     /// Imports each file in order; a file that fails does not stop the others.

@@ -486,21 +486,10 @@ public struct RecordReader {
     /// A local wall-clock time `HH:MM`, as minutes after midnight.
     public func clockTime(_ key: String) throws(FieldError) -> Int {
         let member = try required(entry: key)
-        guard view.kind(at: member) == .string, let minutes = RecordReader.parseClock(view.string(at: member)) else {
+        guard view.kind(at: member) == .string, let minutes = ClockTime.minutes(view.string(at: member)) else {
             throw fail(key, at: member, "invalid time (HH:MM)")
         }
         return minutes
-    }
-
-    /// `HH:MM` (00–23, 00–59) as minutes after midnight, or nil.
-    public static func parseClock(_ text: String) -> Int? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 5, bytes[2] == UInt8(ascii: ":") else { return nil }
-        let digits = [bytes[0], bytes[1], bytes[3], bytes[4]].map { Int($0) - 48 }
-        guard digits.allSatisfy({ $0 >= 0 && $0 <= 9 }) else { return nil }
-        let hours = digits[0] * 10 + digits[1], minutes = digits[2] * 10 + digits[3]
-        guard hours <= 23, minutes <= 59 else { return nil }
-        return hours * 60 + minutes
     }
 
     /// An optional IANA time-zone name known to the system's tz database.

@@ -9,7 +9,19 @@ public final class Console: @unchecked Sendable {
     private let writeError: (String) -> Void
     /// Standard error is a terminal: a progress line may be drawn (never under cron).
     public let errorIsTerminal: Bool
-    public var quiet = false
+    /// `--quiet`: informational lines and progress are dropped. Behind the lock, as everything
+    /// the threads of `report nightly` share here.
+    public var quiet: Bool {
+        get {
+            lock.lock(); defer { lock.unlock() }
+            return quietLocked
+        }
+        set {
+            lock.lock(); defer { lock.unlock() }
+            quietLocked = newValue
+        }
+    }
+    private var quietLocked = false
     private var progressShown = false
 
     /// Whether bulk output (a CSV table, a Markdown report) streams to the real standard output;
@@ -63,7 +75,7 @@ public final class Console: @unchecked Sendable {
     /// An informational line on standard error, dropped by `--quiet`.
     public func info(_ text: String) {
         lock.lock(); defer { lock.unlock() }
-        guard !quiet else { return }
+        guard !quietLocked else { return }
         clearProgressLocked()
         writeError(text + "\n")
     }
@@ -78,7 +90,7 @@ public final class Console: @unchecked Sendable {
     /// Redraws the one progress line, only when standard error is a terminal.
     public func progress(_ text: String) {
         lock.lock(); defer { lock.unlock() }
-        guard errorIsTerminal, !quiet else { return }
+        guard errorIsTerminal, !quietLocked else { return }
         writeError("\r\u{1B}[K" + text)
         progressShown = true
     }

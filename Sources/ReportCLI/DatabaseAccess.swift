@@ -24,11 +24,14 @@ enum DatabaseAccess {
     static func forReading(_ context: CommandContext, mode: Database.Mode = .readWrite) throws -> Database {
         let path = context.databasePath
         let busyTimeout = try context.busyTimeoutMilliseconds()
-        guard StoreLocation.isPostgreSQL(path) || FileManager.default.fileExists(atPath: path) else {
+        let database: Database
+        do {
+            database = try Database(
+                path: path, mode: mode, busyTimeoutMilliseconds: busyTimeout, createIfMissing: false)
+        } catch is DatabaseMissing {
             throw CommandFailure("\(path): no such database; run `report import PATH...` first, or give --db PATH")
         }
-        let database = try Database(path: path, mode: mode, busyTimeoutMilliseconds: busyTimeout)
-        if !(try Schema.pendingSteps(database, Schema.core + context.modules.flatMap(\.migrations))).isEmpty {
+        if !(try Schema.pendingSteps(database, ImportLog.migrations(for: context.modules.map(\.imports)))).isEmpty {
             throw CommandFailure(
                 "\(database.path): the database's schema is older than this release; "
                     + "import with this release (`report import PATH...`) to bring it up to date")

@@ -19,8 +19,6 @@ enum ReportPreconditions {
 
     /// Whether the database holds any record of any kind of `module`.
     static func hasData(of module: DomainModule, _ context: CommandContext) throws -> Bool {
-        try DatabaseAccess.withSnapshot(context) { database in
-            try module.kinds.contains { try database.scalarInt("SELECT EXISTS (SELECT 1 FROM \"\($0.name)\")") == 1 }
-        }
+        try DatabaseAccess.withSnapshot(context) { try module.hasData($0) }
     }
 }

@@ -113,3 +113,33 @@ extension Table {
         return table
     }
 }
+
+/// One data-quality issue as every report lists it: the issue's name (SPEC §3–§5), the record it
+/// concerns (an id, or where a rejected record was), and what is wrong with it.
+public struct QualityRow: Sendable, Equatable {
+    public let issue: String
+    public let record: String
+    public let detail: String
+
+    public init(issue: String, record: String, detail: String) {
+        self.issue = issue
+        self.record = record
+        self.detail = detail
+    }
+}
+
+extension Table {
+    /// The table every report ends with (`quality.csv`: issue, record, detail, all text), built in
+    /// one place for every domain.
+    public static func quality(
+        count: Int, caption: String, _ rows: @escaping @Sendable () -> AnyIterator<QualityRow>
+    ) -> Table {
+        Table(
+            name: "quality", title: "Quality",
+            columns: [Column("issue", .text), Column("record", .text), Column("detail", .text)],
+            rows: Rows(count: count) {
+                let issues = rows()
+                return AnyIterator { issues.next().map { [.text($0.issue), .text($0.record), .text($0.detail)] } }
+            }, caption: caption)
+    }
+}

@@ -11,18 +11,25 @@ public final class Database {
     /// The database as messages name it (a URL is shown without its password).
     public var path: String { connection.location }
     public var kind: StoreKind { connection.kind }
-    /// The writers holding rows not yet in their tables (PostgreSQL only): see `UpsertWriter`.
+    /// The writers holding rows not yet in their tables: see `UpsertWriter`.
     let pending = PendingWrites()
-    /// When the writers made from now on send what they buffer (PostgreSQL only).
+    /// When the writers made from now on send what they buffer.
     public var bulkWriteLimits = BulkWriteLimits()
 
     public enum Mode: Sendable { case readWrite, readOnly }
 
-    /// Opens the database at `path` (a file, created unless read-only, or a PostgreSQL URL).
-    public init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5000) throws {
+    /// Opens the database at `path` (a file, or a PostgreSQL URL). A missing file is created for
+    /// reading and writing unless `createIfMissing` is false; then, as for a read-only open, a
+    /// missing database throws `DatabaseMissing` (a server's database always exists beforehand).
+    public init(
+        path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5000, createIfMissing: Bool = true
+    ) throws {
         if StoreLocation.isPostgreSQL(path) {
             connection = try PostgresConnection(url: path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } else {
+            if !createIfMissing || mode == .readOnly, !FileManager.default.fileExists(atPath: path) {
+                throw DatabaseMissing(location: path)
+            }
             connection = try SQLiteConnection(path: path, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
     }
@@ -88,9 +95,35 @@ public final class Database {
             }
         }
         try connection.begin(immediate: immediate)
+        return try finish(writing: immediate, body)
+    }
+
+    /// Runs `body` in a writing transaction only if no other connection committed a write since
+    /// `token` was read and none is writing now (the write lock is not waited for): nil, with
+    /// nothing run, otherwise. For state derived from what a snapshot read (a cache of the
+    /// habits streaks), saved after the snapshot ended: it must not describe data a writer has
+    /// changed since. Not inside another transaction.
+    public func transaction<T>(ifUnchangedSince token: ChangeToken, _ body: () throws -> T) throws -> T? {
+        guard !isInTransaction else { throw StoreError("internal error: a guarded transaction inside another one") }
+        guard try connection.beginWithoutWaiting() else { return nil }
+        let unchanged: Bool
+        do { unchanged = try connection.changeToken() == token.value } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        guard unchanged else {
+            try execute("ROLLBACK")
+            return nil
+        }
+        return try finish(writing: true, body)
+    }
+
+    /// Runs `body` in the transaction just begun, then commits; rolls back and rethrows on a throw.
+    private func finish<T>(writing: Bool, _ body: () throws -> T) throws -> T {
         do {
             let result = try body()
             try pending.flushAll()
+            if writing { try connection.willCommitWrites() }
             try execute("COMMIT")
             return result
         } catch {
@@ -99,6 +132,11 @@ public final class Database {
             throw error
         }
     }
+
+    /// What the store has committed, as seen from this connection: equal tokens mean no other
+    /// connection committed a writing transaction in between. Read inside a snapshot, it is the
+    /// state that snapshot shows. Compare tokens of one connection only.
+    public func changeToken() throws -> ChangeToken { ChangeToken(value: try connection.changeToken()) }
 
     /// A transaction (or savepoint) is open on this connection.
     public var isInTransaction: Bool { connection.isInTransaction }
@@ -124,20 +162,41 @@ public final class Database {
         try connection.bulkLiftableTriggers(of: table)
     }
 
-    /// Takes the server-wide lock of `report nightly` for as long as this connection lives, without
-    /// waiting: false when another connection (another machine's run) holds it. PostgreSQL only
-    /// (an advisory lock, dropped by the server when the holder's connection goes, however it
-    /// dies); a SQLite file is locked beside it (`<file>.nightly.lock`), so this answers true.
-    public func tryNightlyLock() throws -> Bool {
-        guard let postgres = connection as? PostgresConnection else { return true }
-        return try postgres.scalar("SELECT pg_try_advisory_lock(\(PostgresConnection.nightlyLock))")?.int == 1
+    /// Takes the lock `name` of the database at `path` (`nightly`: one `report nightly` at a time)
+    /// without waiting, held until released or until this process ends, however it ends; nothing
+    /// of the database is created or changed. Machines that share a server share its lock (a
+    /// connection of its own holds it); a SQLite file is locked beside it (`<file>.<name>.lock`).
+    public static func tryExclusiveLock(
+        named name: String, path: String, busyTimeoutMilliseconds: Int32 = 5000
+    ) throws -> ExclusiveLockAttempt {
+        if StoreLocation.isPostgreSQL(path) {
+            let connection = try PostgresConnection(
+                url: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            return try connection.tryExclusiveLock(named: name)
+        }
+        return try LockFile.tryLock(path: "\(path).\(name).lock")
     }
+
+    /// Whether the database holds nothing of `report` yet: no schema step was ever applied (a new
+    /// SQLite file, an empty PostgreSQL database, or one holding only other applications' tables).
+    public func isEmpty() throws -> Bool { !(try tableExists("schema_migrations")) }
 
     /// Inserts one row and returns its generated `id`.
     public func insertReturningId(_ sql: String, _ parameters: [SQLValue]) throws -> Int64 {
         if pending.isActive { try pending.flush(beforeRunning: sql) }
         return try connection.insertReturningId(sql, parameters)
     }
+}
+
+/// The database to open does not exist (and was not to be created).
+public struct DatabaseMissing: Error, CustomStringConvertible, Sendable {
+    public let location: String
+    public var description: String { "\(location): no such database" }
+}
+
+/// A point in a store's history of commits (`Database.changeToken()`).
+public struct ChangeToken: Sendable, Equatable {
+    let value: Int64
 }
 
 /// How a `--db` value names a database.

@@ -3,69 +3,50 @@
 /// Applied steps are recorded in `schema_migrations`, so a later release adds steps and migrates a
 /// database file made by this one; a file with steps this release does not know is refused.
 ///
-/// The SQL is SQLite's, which the PostgreSQL backend translates (types, STRICT); a step whose SQL
-/// cannot be translated word for word (SQLite triggers are PostgreSQL trigger functions) gives
-/// its PostgreSQL text as well.
+/// The SQL is SQLite's, which every backend translates (types, STRICT); a step whose SQL cannot be
+/// translated word for word (SQLite triggers are PostgreSQL trigger functions) gives its text in
+/// that dialect as well (`dialects`). An empty text is a step with nothing to do
+/// in that dialect (it is still recorded, so the versions stay the same on every backend).
 public struct Migration: Sendable {
     public let domain: String
     public let version: Int
     public let sql: String
-    /// The step on PostgreSQL when it is not `sql` translated.
-    public let postgresql: String?
+    /// The step in a dialect whose text is not `sql` translated.
+    public let dialects: [SQLDialect: String]
 
-    public init(domain: String, version: Int, sql: String, postgresql: String? = nil) {
+    public init(domain: String, version: Int, sql: String, dialects: [SQLDialect: String] = [:]) {
         self.domain = domain
         self.version = version
         self.sql = sql
-        self.postgresql = postgresql
+        self.dialects = dialects
+    }
+
+    /// The step as a connection runs it (a dialect's own text is translated too: it may use
+    /// SQLite's type names for its tables).
+    func text(for connection: any StoreConnection) -> String {
+        connection.schemaSQL(dialects[connection.dialect] ?? sql)
     }
 }
 
 public enum Schema {
-    /// The import bookkeeping every domain shares.
-    public static let core: [Migration] = [
+    /// The store's own tables, migrated before any other step: `store_changes`, the count of
+    /// writing transactions on a backend without SQLite's `data_version` (`Database.changeToken()`).
+    static let store: [Migration] = [
         Migration(
-            domain: "core", version: 1,
-            sql: """
-                CREATE TABLE import_log (
-                    id INTEGER PRIMARY KEY,
-                    file TEXT NOT NULL,
-                    kind TEXT NOT NULL,
-                    size INTEGER NOT NULL,
-                    sha256 TEXT NOT NULL,
-                    records INTEGER NOT NULL,
-                    accepted INTEGER NOT NULL,
-                    rejected INTEGER NOT NULL,
-                    started_at TEXT NOT NULL,
-                    finished_at TEXT NOT NULL,
-                    forced INTEGER NOT NULL DEFAULT 0
-                ) STRICT;
-                CREATE INDEX import_log_sha256 ON import_log(sha256);
-                CREATE TABLE import_rejects (
-                    import_id INTEGER NOT NULL REFERENCES import_log(id),
-                    position INTEGER NOT NULL,
-                    line INTEGER,
-                    record_id TEXT,
-                    field TEXT NOT NULL,
-                    value TEXT NOT NULL,
-                    rule TEXT NOT NULL
-                ) STRICT;
-                CREATE INDEX import_rejects_import ON import_rejects(import_id);
-                """),
-        // How each file was laid out: `array`, `wrapper`, `json lines` or `empty`, and the wrapper's
-        // member that held the records (issue 15). Rows of older imports keep NULL: not recorded then.
-        Migration(
-            domain: "core", version: 2,
-            sql: """
-                ALTER TABLE import_log ADD COLUMN layout TEXT;
-                ALTER TABLE import_log ADD COLUMN records_member TEXT;
-                """),
+            domain: "store", version: 1, sql: "",
+            dialects: [
+                .postgresql: """
+                CREATE TABLE store_changes (version BIGINT NOT NULL);
+                INSERT INTO store_changes (version) VALUES (0);
+                """
+            ])
     ]
 
     /// Applies every step not yet applied, in one transaction. A database already up to date is
     /// only read, so a report never waits for the write lock an import holds.
     public static func migrate(_ database: Database, _ migrations: [Migration]) throws {
-        if try pendingSteps(database, migrations).isEmpty { return }
+        let migrations = store + migrations
+        if try steps(database, migrations).isEmpty { return }
         try database.transaction {
             let connection = database.connection
             try database.execute(
@@ -73,9 +54,9 @@ public enum Schema {
                     "CREATE TABLE IF NOT EXISTS schema_migrations (domain TEXT NOT NULL, version INTEGER NOT NULL, "
                         + "PRIMARY KEY (domain, version)) STRICT"
                 ))
-            for step in try pendingSteps(database, migrations) {
-                let text = database.kind == .postgresql ? (step.postgresql ?? step.sql) : step.sql
-                try database.execute(connection.schemaSQL(text))
+            for step in try steps(database, migrations) {
+                let text = step.text(for: connection)
+                if !text.isEmpty { try database.execute(text) }
                 try database.run(
                     "INSERT INTO schema_migrations (domain, version) VALUES (?, ?)",
                     [.text(step.domain), .integer(Int64(step.version))])
@@ -84,8 +65,13 @@ public enum Schema {
         }
     }
 
-    /// The steps not applied yet, in order; throws for a file of another application or of a newer release.
+    /// The steps not applied yet (the store's own included), in order; throws for a file of
+    /// another application or of a newer release.
     public static func pendingSteps(_ database: Database, _ migrations: [Migration]) throws -> [Migration] {
+        try steps(database, store + migrations)
+    }
+
+    private static func steps(_ database: Database, _ migrations: [Migration]) throws -> [Migration] {
         try database.connection.checkApplication()
         var applied: [String: Int] = [:]
         if try database.tableExists("schema_migrations") {

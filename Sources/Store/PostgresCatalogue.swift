@@ -27,11 +27,13 @@ extension PostgresConnection {
         try scalar("SELECT EXISTS (\(Self.dataTables) AND c.relname = ?)", [.text(name)])?.int ?? 0 != 0
     }
 
+    /// The store's own `store_changes` is not one of them.
     func tableNames() throws -> [String] {
-        try rows(Self.dataTables + " ORDER BY c.relname COLLATE \"C\"").compactMap { $0[0].string }
+        try rows(Self.dataTables + " AND c.relname <> 'store_changes' ORDER BY c.relname COLLATE \"C\"")
+            .compactMap { $0[0].string }
     }
 
-    /// None: PostgreSQL's cache triggers run once per statement over its rows (habits step 3), so a
+    /// None: triggers on PostgreSQL are written to run once per statement over its rows, so a
     /// bulk load costs them a few set-based deletes, not a probe per row; they stay.
     func bulkLiftableTriggers(of table: String) throws -> [(name: String, sql: String)] { [] }
 

@@ -12,6 +12,7 @@ final class PostgresConnection: StoreConnection {
     let handle: OpaquePointer
     let location: String
     var kind: StoreKind { .postgresql }
+    var dialect: SQLDialect { .postgresql }
     /// The password of the URL, removed from every message libpq or the server writes.
     private let secrets: [String]
     private var statementNumber = 0
@@ -27,9 +28,10 @@ final class PostgresConnection: StoreConnection {
     /// table (`StagedKeys`); emptied whenever a transaction may have begun or ended.
     private var stagedKeysByTable: [String: StagedKeys] = [:]
 
-    /// The advisory lock every writing transaction holds ("RPRT"), and the one `report nightly` holds.
+    /// The advisory lock every writing transaction holds ("RPRT").
     static let writerLock: Int64 = 0x5250_5254
-    static let nightlyLock: Int64 = 0x5250_5255
+    /// Whether `store_changes` (the store's schema step 1) exists here: known once seen.
+    private var countsChanges = false
 
     init(url: String, mode: Database.Mode, busyTimeoutMilliseconds: Int32) throws {
         location = StoreLocation.display(url)
@@ -167,6 +169,57 @@ final class PostgresConnection: StoreConnection {
         } else {
             try execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         }
+    }
+
+    /// `BEGIN` and the writer lock if it is free now (`pg_try_advisory_xact_lock`).
+    func beginWithoutWaiting() throws -> Bool {
+        try execute("BEGIN")
+        do {
+            if try scalar("SELECT pg_try_advisory_xact_lock(\(Self.writerLock))")?.int == 1 { return true }
+            try execute("ROLLBACK")
+            return false
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// PostgreSQL has no `data_version`: every writing transaction of `report` bumps the one row
+    /// of `store_changes` just before it commits, under the writer lock (`willCommitWrites`). Read
+    /// in a snapshot, it is the count of the writes that snapshot sees.
+    func changeToken() throws -> Int64 {
+        guard try tracksChanges() else { return 0 }
+        return try scalar("SELECT version FROM store_changes")?.int ?? 0
+    }
+
+    func willCommitWrites() throws {
+        if try tracksChanges() { try execute("UPDATE store_changes SET version = version + 1") }
+    }
+
+    /// Whether `store_changes` exists; asked until it does (a database before its first migration).
+    private func tracksChanges() throws -> Bool {
+        if !countsChanges { countsChanges = try tableExists("store_changes") }
+        return countsChanges
+    }
+
+    /// A session advisory lock of the server, so that machines sharing it share the lock; the
+    /// server drops it when the holder's connection goes, however it dies. The lock keeps this
+    /// connection open until it is released.
+    func tryExclusiveLock(named name: String) throws -> ExclusiveLockAttempt {
+        let key = Self.advisoryKey(name)
+        guard try scalar("SELECT pg_try_advisory_lock(\(key))")?.int == 1 else {
+            return .held(by: "the \(name) lock of \(location)")
+        }
+        return .acquired(ExclusiveLock { [self] in _ = try? execute("SELECT pg_advisory_unlock(\(key))") })
+    }
+
+    /// The advisory lock key of a named lock: "RPRU" for the nightly job (the key of earlier
+    /// releases, so that an old and a new release exclude each other), a hash of the name otherwise.
+    static func advisoryKey(_ name: String) -> Int64 {
+        if name == "nightly" { return 0x5250_5255 }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int64(bitPattern: hash)
     }
 
     var isInTransaction: Bool {

@@ -22,7 +22,7 @@ import CLibPQ
 /// The staging table is made `AS SELECT columns FROM t WITH NO DATA`: the columns' types and
 /// collations without the constraints, so that a row the table refuses is refused at the merge
 /// with the table's own name in the message, as the prepared upsert reported it.
-extension PostgresConnection: BulkWritingConnection {
+extension PostgresConnection {
     func upsertWriter(
         table: String, columns: [String], key: [String], context: WriterContext
     ) throws

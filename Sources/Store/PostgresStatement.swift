@@ -264,6 +264,18 @@ final class PostgresStatement: StoreStatement {
         }
     }
 
+    func withText<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        guard let text = raw(column), let result else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        if types[column] == Self.boolean {
+            var string = string(column)
+            return try string.withUTF8(body)
+        }
+        let count = Int(PQgetlength(result, Int32(row), Int32(column)))
+        return try text.withMemoryRebound(to: UInt8.self, capacity: count) {
+            try body(UnsafeBufferPointer(start: $0, count: count))
+        }
+    }
+
     func day(_ column: Int) -> Day? {
         guard let text = raw(column), let result else { return nil }
         let count = Int(PQgetlength(result, Int32(row), Int32(column)))

@@ -78,19 +78,19 @@ extension Database {
 }
 
 /// A backend's upsert of one table.
-protocol StoreRowWriter: AnyObject {
+public protocol StoreRowWriter: AnyObject {
     func write(_ row: [SQLValue]) throws
     func flush() throws
 }
 
 /// A backend's replacement of one parent's child rows.
-protocol StoreChildRowsWriter: AnyObject {
+public protocol StoreChildRowsWriter: AnyObject {
     func replace(parent: String, rows: [[SQLValue]]) throws
     func flush() throws
 }
 
 /// What a writer is made with: the connection's list of writers holding rows, and its limits.
-struct WriterContext {
+public struct WriterContext {
     let pending: PendingWrites
     let limits: BulkWriteLimits
 }
@@ -217,27 +217,10 @@ final class StatementChildRowsWriter: StoreChildRowsWriter {
     func flush() throws {}
 }
 
-/// A backend with a write path of its own (PostgreSQL's COPY); any other writes through statements.
-protocol BulkWritingConnection: StoreConnection {
-    func upsertWriter(
-        table: String, columns: [String], key: [String], context: WriterContext
-    ) throws
-        -> any StoreRowWriter
-    func childRowsWriter(
-        table: String, parentColumn: String, columns: [String], context: WriterContext
-    ) throws
-        -> any StoreChildRowsWriter
-    /// Reads and drops the result of work sent without waiting (a merge), before a rollback.
-    func abandonPendingWork()
-}
-
 extension Database {
     func makeUpsertWriter(table: String, columns: [String], key: [String]) throws -> any StoreRowWriter {
-        let context = WriterContext(pending: pending, limits: bulkWriteLimits)
-        if let bulk = connection as? any BulkWritingConnection {
-            return try bulk.upsertWriter(table: table, columns: columns, key: key, context: context)
-        }
-        return try StatementUpsertWriter(connection: connection, table: table, columns: columns, key: key)
+        try connection.upsertWriter(
+            table: table, columns: columns, key: key, context: WriterContext(pending: pending, limits: bulkWriteLimits))
     }
 
     func makeChildRowsWriter(
@@ -245,19 +228,15 @@ extension Database {
     ) throws
         -> any StoreChildRowsWriter
     {
-        let context = WriterContext(pending: pending, limits: bulkWriteLimits)
-        if let bulk = connection as? any BulkWritingConnection {
-            return try bulk.childRowsWriter(
-                table: table, parentColumn: parentColumn, columns: columns, context: context)
-        }
-        return try StatementChildRowsWriter(
-            connection: connection, table: table, parentColumn: parentColumn, columns: columns)
+        try connection.childRowsWriter(
+            table: table, parentColumn: parentColumn, columns: columns,
+            context: WriterContext(pending: pending, limits: bulkWriteLimits))
     }
 
     /// Drops the writers' buffered rows and whatever the server still runs for them (its result,
     /// an error included, is read and thrown away), so that a rollback can run.
     func abandonWrites() {
         pending.discardAll()
-        (connection as? any BulkWritingConnection)?.abandonPendingWork()
+        connection.abandonPendingWork()
     }
 }

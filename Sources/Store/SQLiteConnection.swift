@@ -19,6 +19,9 @@ final class SQLiteConnection: StoreConnection {
     let handle: OpaquePointer
     let location: String
     var kind: StoreKind { .sqlite }
+    var dialect: SQLDialect { .sqlite }
+    /// How long a statement waits for another connection's lock (`--busy-timeout`).
+    private let busyTimeoutMilliseconds: Int32
 
     /// Opens (creating it unless read-only) the database at `path`.
     init(path: String, mode: Database.Mode, busyTimeoutMilliseconds: Int32) throws {
@@ -34,6 +37,7 @@ final class SQLiteConnection: StoreConnection {
         }
         handle = pointer
         location = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         do {
@@ -104,6 +108,20 @@ final class SQLiteConnection: StoreConnection {
 
     /// `BEGIN IMMEDIATE` takes the write lock at once, so a busy database fails before any work.
     func begin(immediate: Bool) throws { try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN") }
+
+    /// `BEGIN IMMEDIATE` with no busy wait: false when another connection holds the write lock.
+    func beginWithoutWaiting() throws -> Bool {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        do { try execute("BEGIN IMMEDIATE") } catch let error as SQLiteError where error.isBusy { return false }
+        return true
+    }
+
+    /// `PRAGMA data_version`: SQLite's own count of the commits of other connections to the file.
+    func changeToken() throws -> Int64 { try scalarInt("PRAGMA data_version") ?? 0 }
+
+    /// SQLite counts commits itself (`data_version`).
+    func willCommitWrites() throws {}
 
     /// A transaction (or savepoint) is open on this connection.
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }

@@ -8,7 +8,7 @@
 /// row. Lists of child rows are replaced the same way, `sqliteRows` parents at a time. Rows held
 /// back are written before anything could read the table (`PendingWrites`, as on PostgreSQL); a
 /// rollback drops them. Outside a transaction every row is written at once.
-extension SQLiteConnection: BulkWritingConnection {
+extension SQLiteConnection {
     func upsertWriter(
         table: String, columns: [String], key: [String], context: WriterContext
     ) throws

@@ -110,6 +110,13 @@ final class SQLiteStatement: StoreStatement {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
+    func withText<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        guard let pointer = sqlite3_column_text(handle, Int32(column)) else {
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, Int32(column)))))
+    }
+
     func day(_ column: Int) -> Day? {
         guard let pointer = sqlite3_column_text(handle, Int32(column)) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, Int32(column)))

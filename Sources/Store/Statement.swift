@@ -75,6 +75,15 @@ public final class Statement {
     public func doubleOrNil(_ column: Int) -> Double? { isNull(column) ? nil : double(column) }
     public func string(_ column: Int) -> String { backend.string(column) }
     public func stringOrNil(_ column: Int) -> String? { isNull(column) ? nil : string(column) }
+    /// The column's text as bytes, valid only inside `body`: for callers that compare or hash a
+    /// text and make a `String` only when they keep it. Empty for NULL (ask `isNull`).
+    public func withText<Result>(
+        _ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows
+        -> Result
+    {
+        try backend.withText(column, body)
+    }
     /// A `YYYY-MM-DD` column as a `Day`, read from its bytes; nil for NULL or another text.
     public func day(_ column: Int) -> Day? { backend.day(column) }
     public func value(_ column: Int) -> SQLValue { backend.value(column) }

@@ -11,6 +11,8 @@ public protocol StoreConnection: AnyObject {
     /// The database as messages name it: a file path, or a connection URL without its password.
     var location: String { get }
     var kind: StoreKind { get }
+    /// The SQL a migration step gives for this backend when it cannot be translated word for word.
+    var dialect: SQLDialect { get }
 
     /// Runs one or more statements that take no parameters and return no rows.
     func execute(_ sql: String) throws
@@ -19,9 +21,17 @@ public protocol StoreConnection: AnyObject {
 
     /// Opens a transaction; `immediate` takes the write lock at once where the backend has one.
     func begin(immediate: Bool) throws
+    /// Opens a writing transaction if the write lock is free now; false (nothing open) otherwise.
+    func beginWithoutWaiting() throws -> Bool
     var isInTransaction: Bool { get }
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { get }
+
+    /// A number that changes whenever a writing transaction of another connection commits (see
+    /// `Database.changeToken()`).
+    func changeToken() throws -> Int64
+    /// Called just before a writing transaction commits, for a backend that counts changes itself.
+    func willCommitWrites() throws
 
     /// Whether a table of that name exists (the store's own catalogue, never `sqlite_master` in callers).
     func tableExists(_ name: String) throws -> Bool
@@ -31,13 +41,26 @@ public protocol StoreConnection: AnyObject {
     func secondaryIndexes(of table: String) throws -> [(name: String, sql: String)]
     /// The row triggers a bulk load may lift, as (name, the SQL that creates it again), by name.
     func bulkLiftableTriggers(of table: String) throws -> [(name: String, sql: String)]
-    /// The SQL of one migration step as this backend runs it.
+    /// The SQL of one migration step (in SQLite's words) as this backend runs it.
     func schemaSQL(_ sql: String) -> String
     /// Throws when the database belongs to another application; marks it as `report`'s otherwise.
     func checkApplication() throws
     func markApplication() throws
     /// Inserts one row with an `INTEGER PRIMARY KEY` named `id` and returns that id.
     func insertReturningId(_ sql: String, _ parameters: [SQLValue]) throws -> Int64
+
+    /// The import write path (`UpsertWriter`, `ChildRows`): SQLite's prepared statements,
+    /// PostgreSQL's COPY into staging tables.
+    func upsertWriter(
+        table: String, columns: [String], key: [String], context: WriterContext
+    ) throws
+        -> any StoreRowWriter
+    func childRowsWriter(
+        table: String, parentColumn: String, columns: [String], context: WriterContext
+    ) throws
+        -> any StoreChildRowsWriter
+    /// Reads and drops the result of work sent without waiting (a merge), before a rollback.
+    func abandonPendingWork()
 }
 
 /// A compiled statement of a backend: parameters bound by 1-based index, rows read by 0-based column.
@@ -55,6 +78,8 @@ public protocol StoreStatement: AnyObject {
     func int64(_ column: Int) -> Int64
     func double(_ column: Int) -> Double
     func string(_ column: Int) -> String
+    /// The column's text as bytes, valid only inside `body` (no `String` made); empty for NULL.
+    func withText<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result
     /// A `YYYY-MM-DD` column parsed from its bytes (no `String` made); nil for NULL or another text.
     func day(_ column: Int) -> Day?
     func value(_ column: Int) -> SQLValue
@@ -68,8 +93,17 @@ extension StoreStatement {
     }
 }
 
-/// Which backend a `Database` talks to.
+/// Which backend a `Database` talks to (messages and tests name it; the code outside `Store`
+/// never branches on it: a difference between backends is a capability of the connection).
 public enum StoreKind: String, Sendable {
+    case sqlite, postgresql
+}
+
+/// The SQL a backend speaks. A migration step is written in SQLite's words, which every backend
+/// translates (`StoreConnection.schemaSQL`); a step that cannot be translated word for word (a
+/// trigger, a function) also gives its text in another dialect (`Migration.dialects`). Citus, the
+/// distributed PostgreSQL, speaks PostgreSQL's.
+public enum SQLDialect: String, Sendable, Hashable {
     case sqlite, postgresql
 }
 

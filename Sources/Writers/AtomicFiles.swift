@@ -47,6 +47,24 @@ extension OutputFiles {
         syncDirectory(url.deletingLastPathComponent().path)
     }
 
+    /// Moves a finished file written aside by someone else (libxlsxwriter's workbook) into place
+    /// as `writeFile` does its own: the file fsynced, renamed over `destination`, the rename made
+    /// durable by an fsync of the folder.
+    public static func moveIntoPlace(_ temporary: String, at destination: String) throws {
+        let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw OutputError(path: destination, errno: errno, operation: "open") }
+        guard fsync(descriptor) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw OutputError(path: destination, errno: code, operation: "fsync")
+        }
+        close(descriptor)
+        guard rename(temporary, destination) == 0 else {
+            throw OutputError(path: destination, errno: errno, operation: "rename into place")
+        }
+        syncDirectory(URL(fileURLWithPath: destination).deletingLastPathComponent().path)
+    }
+
     /// Writes a text file atomically.
     public static func writeFile(at url: URL, contents: String) throws {
         try writeFile(at: url) { try $0.write(contents) }

@@ -41,11 +41,7 @@ public struct XLSXWriter: Sendable {
                 code: failure.code, message: failure.message, sheet: failure.sheet, cell: failure.cell,
                 path: target.path)
         }
-        guard rename(temporary, target.path) == 0 else {
-            throw XLSXError.invalid(
-                "cannot move the finished workbook into place: " + String(cString: strerror(errno)),
-                path: target.path)
-        }
+        try OutputFiles.moveIntoPlace(temporary, at: target.path)
         succeeded = true
     }
 

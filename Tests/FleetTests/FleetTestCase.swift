@@ -21,7 +21,7 @@ class FleetTestCase: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         location = try TestStore.freshLocation(in: directory)
         let database = try Database(path: location)
-        try Schema.migrate(database, Schema.core + FleetModule.module.migrations)
+        try Schema.migrate(database, ImportLog.migrations + FleetModule.module.migrations)
         self.database = database
     }
 

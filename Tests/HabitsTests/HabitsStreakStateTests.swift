@@ -134,6 +134,28 @@ final class HabitsStreakStateTests: XCTestCase {
 
     // MARK: Saving
 
+    /// A database of the release before (habits steps 1 to 3, with PostgreSQL's `habits_changes`
+    /// counter and its triggers) migrates in place: the counter goes, the store's own count of
+    /// writes comes, the data stays, and a save after a write is still refused.
+    func testADatabaseOfTheReleaseBeforeMigratesInPlace() throws {
+        let directory = try makeTemporaryFolder("habits-migration")
+        let location = try TestStore.freshLocation(in: directory.path)
+        let old = try Database(path: location)
+        try Schema.migrate(old, ImportLog.migrations + HabitsSchema.migrations.filter { $0.version <= 3 })
+        try old.run("INSERT INTO users (id, timezone, import_seq) VALUES ('u1', 'Europe/Paris', 1)")
+        XCTAssertEqual(try old.tableExists("habits_changes"), TestStore.backend == .postgresql)
+        let database = try Database(path: location)
+        XCTAssertEqual(try Schema.pendingSteps(database, ImportLog.migrations + HabitsSchema.migrations).count, 1)
+        try Schema.migrate(database, ImportLog.migrations + HabitsSchema.migrations)
+        XCTAssertTrue(try Schema.pendingSteps(database, ImportLog.migrations + HabitsSchema.migrations).isEmpty)
+        XCTAssertFalse(try database.tableExists("habits_changes"))
+        XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM users"), 1)
+        let token = try database.changeToken()
+        try old.transaction { try old.run("UPDATE users SET timezone = 'UTC' WHERE id = 'u1'") }
+        XCTAssertNil(try database.transaction(ifUnchangedSince: token) { 1 }, "a write since the token")
+        XCTAssertEqual(try database.transaction(ifUnchangedSince: try database.changeToken()) { 1 }, 1)
+    }
+
     func testStatesAreNotSavedWhenAnotherConnectionWroteSinceTheReadBegan() throws {
         try store.user("u1", timezone: "Europe/Paris")
         for day in 1...20 { try store.task("t\(day)", date: String(format: "2026-11-%02d", day)) }
@@ -143,7 +165,7 @@ final class HabitsStreakStateTests: XCTestCase {
         // An import on another connection commits after the report began reading: its triggers ran
         // before the states exist, so saving them now could keep figures the import changed.
         let other = try Database(path: store.location)
-        try other.run("UPDATE tasks SET state = 'a_faire' WHERE id = 't3'")
+        try other.transaction { try other.run("UPDATE tasks SET state = 'a_faire' WHERE id = 't3'") }
         saver.save([("u1", state)])
         XCTAssertEqual(try store.count("habits_streak_state"), 0)
         let quiet = try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0)
@@ -153,34 +175,33 @@ final class HabitsStreakStateTests: XCTestCase {
             [["u1", 20_400, .real(0.5)]])
     }
 
-    /// PostgreSQL (`habits_changes`, schema step 3): a writer that commits after the report's
-    /// snapshot began, or is still writing when the report saves, stops the save; with neither,
-    /// the save goes through and a later writer's triggers see the saved states.
-    func testOnPostgreSQLAWriterDuringTheReportStopsTheSave() throws {
-        try XCTSkipIf(TestStore.backend != .postgresql, "the habits_changes counter is PostgreSQL's")
+    /// A writer that commits after the report's snapshot began, or is still writing when the report
+    /// saves, stops the save (without waiting for the writer); with neither, the save goes through
+    /// and a later writer's triggers see the saved states. On every backend.
+    func testAWriterDuringTheReportStopsTheSave() throws {
         try store.user("u1", timezone: "Europe/Paris")
         for day in 1...20 { try store.task("t\(day)", date: String(format: "2026-11-%02d", day)) }
         // A state after all the tasks' days, so that a change to any of them invalidates it.
         let state = HabitsCachedState(
             walk: HabitsWalkState(throughDay: Day("2026-11-25")!.ordinal, consistency: 0.5), latestSessionEnd: nil)
         let other = try Database(path: store.location)
-        // Committed after the report's snapshot: the lock of the counter's row is a serialization failure.
+        // Committed after the report's snapshot began.
         try store.database.transaction(immediate: false) {
             let saver = try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0)
-            try other.run("UPDATE tasks SET state = 'a_faire' WHERE id = 't3'")
+            try other.transaction { try other.run("UPDATE tasks SET state = 'a_faire' WHERE id = 't3'") }
             saver.save([("u1", state)])
         }
         XCTAssertEqual(try store.count("habits_streak_state"), 0)
-        // Still writing when the report saves: the counter's row is locked, the save gives up at once.
-        try other.execute("BEGIN")
-        try other.run("UPDATE tasks SET state = 'terminee' WHERE id = 't3'")
-        try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0).save([("u1", state)])
+        // Still writing when the report saves: the save gives up at once.
+        try other.transaction {
+            try other.run("UPDATE tasks SET state = 'terminee' WHERE id = 't3'")
+            try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0).save([("u1", state)])
+        }
         XCTAssertEqual(try store.count("habits_streak_state"), 0)
-        try other.execute("ROLLBACK")
         // Nobody writing: saved, and a later write's triggers invalidate it.
         try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0).save([("u1", state)])
         XCTAssertEqual(try store.count("habits_streak_state"), 1)
-        try other.run("UPDATE tasks SET state = 'a_faire' WHERE id = 't20'")
+        try other.transaction { try other.run("UPDATE tasks SET state = 'a_faire' WHERE id = 't20'") }
         XCTAssertEqual(try store.count("habits_streak_state"), 0)
     }
 

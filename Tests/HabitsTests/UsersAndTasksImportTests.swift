@@ -57,7 +57,7 @@ final class UsersImportTests: XCTestCase {
         XCTAssertThrowsError(
             try HabitsModule.module.imports.makeImporter(ExportKind("bookings", domain: "bookings"), store.database))
         XCTAssertEqual(HabitsModule.module.name, .habits)
-        try Schema.migrate(store.database, Schema.core + HabitsModule.module.migrations)
+        try Schema.migrate(store.database, ImportLog.migrations + HabitsModule.module.migrations)
         XCTAssertEqual(
             try store.database.scalarInt("SELECT COUNT(*) FROM schema_migrations WHERE domain = 'habits'"),
             Int64(HabitsSchema.migrations.count))

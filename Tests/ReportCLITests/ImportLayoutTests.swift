@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Import
 import ReportTestSupport
 import XCTest
 @testable import ReportCLI
@@ -327,7 +328,7 @@ final class ImportLayoutTests: CLITestCase {
     func testADatabaseMadeBeforeTheLayoutColumnsMigrates() throws {
         do {
             let old = try Database(path: databasePath)
-            try Schema.migrate(old, [Schema.core[0]])
+            try Schema.migrate(old, [ImportLog.migrations[0]])
             try old.run(
                 "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, "
                     + "finished_at) VALUES ('old.json', 'tasks', 2, 'x', 0, 0, 0, 'a', 'b')"

@@ -152,8 +152,9 @@ final class PostgresStoreTests: CLITestCase {
             "nightly", "--inbox", path("inbox"), "--archive", path("archive"), "-o", path("Reports"),
             "--db", url, "--as-of", "2026-11-29T06:00:00Z",
         ]
-        let otherMachine = try Database(path: url)
-        XCTAssertEqual(try otherMachine.tryNightlyLock(), true)
+        guard case .acquired(let held) = try Database.tryExclusiveLock(named: "nightly", path: url) else {
+            return XCTFail("a free lock was refused")
+        }
         let refused = report(arguments)
         XCTAssertEqual(refused.code, .busy, refused.err)
         // The UTC time first, as on every nightly log line.
@@ -163,8 +164,7 @@ final class PostgresStoreTests: CLITestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: path("inbox/users.json")), "the inbox is untouched")
         XCTAssertFalse(try Database(path: url).tableExists("import_log"), "nothing was imported")
         // The other run ends (its lock released; a closed connection releases it too, a moment later).
-        XCTAssertEqual(
-            try otherMachine.scalarInt("SELECT pg_advisory_unlock(\(PostgresConnection.nightlyLock))::int"), 1)
+        held.release()
         let run = report(arguments)
         XCTAssertEqual(run.code, .success, run.err)
         XCTAssertEqual(try Database(path: url).scalarInt("SELECT COUNT(*) FROM users"), 1)

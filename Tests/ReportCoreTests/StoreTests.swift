@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import Store
+import Import
 @testable import Store
 
 final class StoreTests: XCTestCase {
@@ -208,7 +209,7 @@ final class StoreTests: XCTestCase {
             DispatchQueue.concurrentPerform(iterations: 4) { _ in
                 do {
                     let database = try Database(path: file, busyTimeoutMilliseconds: 5000)
-                    try Schema.migrate(database, Schema.core)
+                    try Schema.migrate(database, ImportLog.migrations)
                 } catch {
                     failures.add("\(error)")
                 }
@@ -222,19 +223,19 @@ final class StoreTests: XCTestCase {
         let second = Migration(domain: "demo", version: 2, sql: "ALTER TABLE demo ADD COLUMN b TEXT")
         do {
             let database = try Database(path: path())
-            try Schema.migrate(database, Schema.core + [first])
-            try Schema.migrate(database, Schema.core + [first])  // idempotent
+            try Schema.migrate(database, ImportLog.migrations + [first])
+            try Schema.migrate(database, ImportLog.migrations + [first])  // idempotent
             try database.run("INSERT INTO demo (a) VALUES (1)")
         }
         do {
             // A later release adds a step: the existing file is migrated, its data kept.
             let database = try Database(path: path())
-            try Schema.migrate(database, Schema.core + [first, second])
+            try Schema.migrate(database, ImportLog.migrations + [first, second])
             XCTAssertEqual(try database.rows("SELECT a, b FROM demo"), [[.integer(1), .null]])
         }
         // This release (which knows only version 1) refuses a file made by the later one.
         let database = try Database(path: path())
-        XCTAssertThrowsError(try Schema.migrate(database, Schema.core + [first])) { error in
+        XCTAssertThrowsError(try Schema.migrate(database, ImportLog.migrations + [first])) { error in
             XCTAssertTrue("\(error)".contains("newer release of report"), "\(error)")
         }
     }

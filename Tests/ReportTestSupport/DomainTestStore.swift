@@ -24,7 +24,7 @@ public final class DomainTestStore {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         location = try TestStore.freshLocation(in: directory.path)
         database = try Database(path: location)
-        try Schema.migrate(database, Schema.core + module.migrations)
+        try Schema.migrate(database, ImportLog.migrations + module.migrations)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

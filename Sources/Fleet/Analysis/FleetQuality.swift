@@ -37,9 +37,6 @@ struct QualityIssue: Sendable {
 
 /// The issues found by looking at the database as a whole rather than at the event's loans.
 enum FleetStoreQuality {
-    /// The kinds whose rejected records belong in a fleet report.
-    static let fleetKinds = ["events", "groups", "drivers", "assignments", "loan_records"]
-
     /// Loan records whose assignment no file has brought (yet): the agents recorded a car that
     /// the back office does not know. They belong to no event, so every fleet report lists them.
     static func recordsOfUnknownAssignments(_ database: Database, firstSequence: Int) throws -> [QualityIssue] {
@@ -72,35 +69,15 @@ enum FleetStoreQuality {
         }
     }
 
-    /// Every rejection of a fleet file, in import order, worded like the import command's message.
+    /// Every rejection of a fleet file, in import order, in the import command's words.
     static func importRejects(_ database: Database, firstSequence: Int) throws -> [QualityIssue] {
-        guard try database.tableExists("import_log"), try database.tableExists("import_rejects") else { return [] }
-        let placeholders = fleetKinds.map { _ in "?" }.joined(separator: ", ")
-        let statement = try database.prepare(
-            """
-            SELECT l.file, j.position, j.line, j.record_id, j.field, j.value, j.rule
-            FROM import_rejects j JOIN import_log l ON l.id = j.import_id
-            WHERE l.kind IN (\(placeholders))
-            ORDER BY l.id, j.position
-            """)
-        try statement.bind(fleetKinds.map { SQLValue.text($0) })
-        var issues: [QualityIssue] = []
-        while try statement.step() {
-            var record = "\(statement.string(0)) record \(statement.int64(1))"
-            let recordId = statement.stringOrNil(3)
-            if let line = statement.int64OrNil(2) {
-                record += " (line \(line)" + (recordId.map { ", id \($0)" } ?? "") + ")"
-            } else if let recordId {
-                record += " (id \(recordId))"
-            }
-            let detail = FieldError(field: statement.string(4), value: statement.string(5), rule: statement.string(6))
-                .description
-            issues.append(
-                QualityIssue(
-                    issue: .importReject, record: record, detail: detail, sortId: "",
-                    sequence: firstSequence + issues.count))
+        try ImportLog.rejections(database, of: FleetModule.module.kinds).enumerated().map { offset, stored in
+            let rejection = stored.rejection
+            let detail = FieldError(field: rejection.field, value: rejection.value, rule: rejection.rule).description
+            return QualityIssue(
+                issue: .importReject, record: stored.file + " " + rejection.location, detail: detail, sortId: "",
+                sequence: firstSequence + offset)
         }
-        return issues
     }
 }
 

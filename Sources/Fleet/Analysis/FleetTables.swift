@@ -46,8 +46,6 @@ enum FleetTables {
         Column("damage_rate", .percent),
     ]
 
-    static let qualityColumns = [Column("issue"), Column("record"), Column("detail")]
-
     static func vehicles(_ context: FleetReportContext) -> Table {
         let available = FleetReportContext.hours(context.availablePerVehicle)
         let rows = context.results.vehicles.map { vehicle -> [Value] in
@@ -159,14 +157,13 @@ enum FleetTables {
 
     static func quality(_ context: FleetReportContext) -> Table {
         let issues = context.results.quality
-        let rows = Rows(count: issues.count) {
+        return Table.quality(
+            count: issues.count, caption: "Data-quality issues: records to fix in the back office or the app."
+        ) {
             var iterator = issues.makeIterator()
             return AnyIterator {
-                iterator.next().map { [.text($0.issue.rawValue), .text($0.record), .text($0.detail)] }
+                iterator.next().map { QualityRow(issue: $0.issue.rawValue, record: $0.record, detail: $0.detail) }
             }
         }
-        return Table(
-            name: "quality", columns: qualityColumns, rows: rows,
-            caption: "Data-quality issues: records to fix in the back office or the app.")
     }
 }

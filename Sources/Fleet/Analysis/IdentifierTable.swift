@@ -53,14 +53,17 @@ struct IdentifierTable {
     /// The number recorded for `id`.
     func number(of id: String, key: (Int32) -> String) -> Int32? {
         var id = id
-        return id.withUTF8 { bytes in
-            var index = Self.hash(bytes) & mask
-            while slots[index] >= 0 {
-                if Self.matches(bytes, key(slots[index])) { return slots[index] }
-                index = (index + 1) & mask
-            }
-            return nil
+        return id.withUTF8 { number(ofBytes: $0, key: key) }
+    }
+
+    /// The number recorded for the id of these UTF-8 bytes.
+    func number(ofBytes bytes: UnsafeBufferPointer<UInt8>, key: (Int32) -> String) -> Int32? {
+        var index = Self.hash(bytes) & mask
+        while slots[index] >= 0 {
+            if Self.matches(bytes, key(slots[index])) { return slots[index] }
+            index = (index + 1) & mask
         }
+        return nil
     }
 
     /// FNV-1a, 64 bits, then mixed: ids are short, so a simple byte hash is quicker than SipHash.
@@ -84,7 +87,7 @@ struct IdentifierTable {
         return left.withUTF8 { matches($0, right) }
     }
 
-    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ other: String) -> Bool {
+    static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ other: String) -> Bool {
         var other = other
         return other.withUTF8 { otherBytes in
             otherBytes.count == bytes.count

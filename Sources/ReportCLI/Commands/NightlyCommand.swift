@@ -12,7 +12,8 @@ public enum NightlyCommand: Command {
         name: "nightly",
         abstract: "The cron job: import the inbox, archive it, then write every report.",
         discussion: """
-            1. Takes the lock <db>.nightly.lock; while another run holds it, exits at once with code 4.
+            1. Takes the database's nightly lock (<db>.nightly.lock beside a SQLite file, an advisory lock
+               on a server); while another run holds it, exits at once with code 4.
             2. Removes temporary files a killed run left in the output, archive and inbox/failed folders.
             3. Imports every export file below --inbox (.json, .jsonl, .ndjson; byte order of relative
                paths; hidden entries and inbox/failed/ skipped), one transaction per file, never forced.
@@ -47,24 +48,13 @@ public enum NightlyCommand: Command {
 
     public static func run(_ context: CommandContext) throws -> ExitCode {
         let settings = try NightlySettings(context)
-        if StoreLocation.isPostgreSQL(settings.databasePath) {
-            // Machines sharing one server cannot share a lock file: the lock is the server's.
-            let holder = try Database(
-                path: settings.databasePath, busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds)
-            guard try holder.tryNightlyLock() else {
-                NightlyLog(console: context.console).warning(
-                    "another run holds the nightly lock of \(holder.path); nothing done")
-                return .busy
-            }
-            var run = NightlyRun(settings: settings, context: context)
-            return withExtendedLifetime(holder) { run.run() }
-        }
-        switch try NightlyLock.acquire(path: settings.lockPath) {
-        case .held(let pid):
+        // The lock of the database, not of this machine: machines sharing one server share it.
+        switch try Database.tryExclusiveLock(
+            named: "nightly", path: settings.databasePath, busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds)
+        {
+        case .held(let holderName):
             // A log line like every other of the job: UTC time first (issue 12).
-            NightlyLog(console: context.console)
-                .warning(
-                    "another run holds \(settings.lockPath) (pid \(pid.map(String.init) ?? "unknown")); nothing done")
+            NightlyLog(console: context.console).warning("another run holds \(holderName); nothing done")
             return .busy
         case .acquired(let lock):
             defer { lock.release() }
@@ -87,7 +77,6 @@ struct NightlySettings {
     /// The domains whose reports are written (`--only`); all by default.
     let domains: Set<DomainName>
 
-    var lockPath: String { databasePath + ".nightly.lock" }
     var failedFolder: String { inbox + "/failed" }
     /// The archive's folder for this run: the as-of day in Paris, where the exports are made.
     var archiveDay: Day { LocalTime.paris.day(of: asOf) }

@@ -77,34 +77,20 @@ public enum StatusCommand: Command {
     /// The kinds (in the modules' order, with the date range each module declares), counts and
     /// last imports.
     static func summary(of database: Database, path: String, modules: [DomainModule]) throws -> StatusSummary {
-        let tables = Set(try database.tableNames())
         var summary = StatusSummary(database: path)
         for module in modules {
-            for kind in module.kinds where tables.contains(kind.name) {
-                let count = try database.scalarInt("SELECT COUNT(*) FROM \"\(kind.name)\"") ?? 0
-                var range = ("", "")
-                if let column = module.statusColumns[kind],
-                    let row = try database.rows(
-                        "SELECT MIN(\(column.column)), MAX(\(column.column)) FROM \"\(kind.name)\""
-                    ).first
-                {
-                    range = (column.render(row[0]), column.render(row[1]))
-                }
-                summary.kinds.append(.init(name: kind.name, records: Int(count), from: range.0, to: range.1))
+            summary.kinds += try module.holdings(database).map {
+                .init(name: $0.kind.name, records: $0.records, from: $0.from, to: $0.to)
             }
         }
         for module in modules { summary.scopes += try module.reportScopes(database) }
-        if tables.contains("import_log") {
-            summary.filesImported = Int(try database.scalarInt("SELECT COUNT(*) FROM import_log") ?? 0)
-            summary.rejectedRecords = Int(try database.scalarInt("SELECT COUNT(*) FROM import_rejects") ?? 0)
-            for row in try database.rows(
-                "SELECT file, kind, records, accepted, rejected, finished_at FROM import_log ORDER BY id DESC LIMIT 10")
-            {
-                summary.lastImports.append(
-                    .init(
-                        finishedAt: row[5].string ?? "", file: row[0].string ?? "",
-                        kind: row[1].string ?? "", records: Int(row[2].int ?? 0),
-                        accepted: Int(row[3].int ?? 0), rejected: Int(row[4].int ?? 0)))
+        if let imports = try ImportLog.summary(database) {
+            summary.filesImported = imports.filesImported
+            summary.rejectedRecords = imports.rejectedRecords
+            summary.lastImports = imports.lastImports.map {
+                .init(
+                    finishedAt: $0.finishedAt, file: $0.file, kind: $0.kind, records: $0.records,
+                    accepted: $0.accepted, rejected: $0.rejected)
             }
         }
         return summary

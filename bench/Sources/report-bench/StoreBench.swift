@@ -1,5 +1,6 @@
 import Foundation
 import Habits
+import Import
 import Store
 import Time
 
@@ -20,7 +21,7 @@ func runStoreBench(_ arguments: [String]) {
     do {
         let database = try Database(path: path)
         if arguments.count == 3, let rows = Int(arguments[2]) { database.bulkWriteLimits.sqliteRows = rows }
-        try Schema.migrate(database, Schema.core + HabitsSchema.migrations)
+        try Schema.migrate(database, ImportLog.migrations + HabitsSchema.migrations)
         let writer = try database.upsertWriter(
             table: "tasks",
             columns: [

@@ -2,132 +2,6 @@ import Foundation
 import Store
 import Time
 
-/// One check-out or check-in as attached to its assignment: the latest record of its kind made
-/// no later than as-of, by (recorded_at, import order, id).
-struct AttachedRecord: Sendable {
-    let id: String
-    /// Microseconds since the epoch.
-    let recordedAt: Int64
-    let mileage: Double?
-    /// Levels are 0–4 (the schema's CHECK): a byte each keeps 300,000 rows compact.
-    let oilLevel: UInt8
-    let interiorCleanliness: UInt8
-    let exteriorCleanliness: UInt8
-    let signaturePresent: Bool
-    let signatureOutOfBox: Bool
-}
-
-/// An assignment of the event with its attached records.
-struct AssignmentRow: Sendable {
-    let id: String
-    let plate: String
-    let brand: String
-    let model: String?
-    let groupId: String?
-    let driverId: String?
-    let plannedOut: Int64
-    let plannedIn: Int64
-    let importSequence: Int64
-    let cancelled: Bool
-    var checkOut: AttachedRecord?
-    var checkIn: AttachedRecord?
-}
-
-/// A loan record whose assignment no file has brought.
-struct UnknownAssignmentRecord: Sendable {
-    let id: String
-    let assignmentId: String
-    let kind: String
-}
-
-/// A damage mark; its index in the record's list is its place in the array that holds it.
-struct Impact: Sendable, Equatable {
-    let type: ImpactType
-    let x: Double
-    let y: Double
-}
-
-/// The queries of the analysis: three plain scans, none of which sorts, joins or runs per
-/// assignment.
-///
-/// When the event holds most of the database's assignments (a database of one show, the
-/// benchmark's), the assignments and loan records (in table order) and the impacts (in
-/// primary-key order) are read whole, and those of other events (or of superseded records) are
-/// passed over in Swift: a filter by event would cost a lookup per row, where the scans cost about
-/// what reading the rows does. When it holds less (a database of many shows), the same queries
-/// are filtered by the event through the indexes (`Scope.event`), so that a report's cost follows
-/// its event's size, not the history's. (The former
-/// single ordered query — correlated "latest record" subqueries, two joins and a `row_number()`
-/// sort into a temp table, then two joins of it to the impacts — took 4 of the 7.7 CPU seconds
-/// of the 300,000-assignment profile; see docs/BENCHMARKS.md.)
-enum FleetQueries {
-    /// Whole tables, or the event's rows through the indexes (`?` the event id, last parameter).
-    enum Scope: Sendable {
-        case wholeTables, event
-
-        /// Whole tables when the event holds at least half of the database's assignments.
-        static func choose(eventAssignments: Int64, allAssignments: Int64) -> Scope {
-            eventAssignments * 2 >= allAssignments ? .wholeTables : .event
-        }
-    }
-
-    static let allAssignmentCount = "SELECT count(*) FROM assignments"
-
-    static func assignments(_ scope: Scope) -> String {
-        scope == .wholeTables ? assignments : assignments + " WHERE event_id = ?"
-    }
-
-    static func records(_ scope: Scope) -> String {
-        scope == .wholeTables
-            ? records : records + " WHERE assignment_id IN (SELECT id FROM assignments WHERE event_id = ?)"
-    }
-
-    static func impacts(_ scope: Scope) -> String {
-        scope == .wholeTables
-            ? impacts
-            : impacts.replacingOccurrences(
-                of: "FROM loan_impacts ORDER BY",
-                with: """
-                    FROM loan_impacts WHERE record_id IN (SELECT r.id FROM loan_records r JOIN assignments a
-                        ON a.id = r.assignment_id WHERE a.event_id = ?) ORDER BY
-                    """)
-    }
-
-    /// `?1` event id: how many rows `assignments` will give, so that they are stored without regrowing.
-    static let assignmentCount = "SELECT count(*) FROM assignments WHERE event_id = ?"
-
-    /// Every assignment, in table order; the event's are kept by their `event_id` (last column).
-    /// (Reading the event's through the index `assignments_event_plate` makes a table lookup per
-    /// row, in plate order: twice the cost of the scan on the profile. A database of many events
-    /// is read whole, as it is by the record and impact scans.)
-    static let assignments = """
-        SELECT id, plate, brand_name, model_name, group_id, driver_id, planned_time_out_us, planned_time_in_us,
-               cancelled, import_seq, event_id
-        FROM assignments
-        """
-
-    /// Every loan record, in no order: the latest of an (assignment, kind) by (recorded_at,
-    /// import order, id) is picked in Swift. (Reading them in the order of the index
-    /// `loan_records_assignment` would make one table lookup per record: three times the cost
-    /// of the scan on the profile.) Records made after as-of come too (they are passed over), so
-    /// that the same scan finds the records of unknown assignments, which are listed whenever
-    /// they were made.
-    static let records = """
-        SELECT assignment_id, kind, id, recorded_at_us, import_seq, mileage_km, oil_level, interior_cleanliness,
-               exterior_cleanliness, signature_present, signature_out_of_box
-        FROM loan_records
-        """
-
-    /// In the order of the primary key (record, position): a record's impacts come together, in
-    /// their order in the record. The type comes as its `ImpactType` raw value (the names are
-    /// bound, `?1`… in `ImpactType.allCases` order), which spares a string per impact.
-    static let impacts = """
-        SELECT position, record_id, CASE type \(
-            ImpactType.allCases.map { "WHEN ? THEN \($0.rawValue)" }.joined(separator: " ")) END, x, y
-        FROM loan_impacts ORDER BY record_id, position
-        """
-}
-
 /// The event's assignments with their attached records, and the order the analysis reads them in.
 ///
 /// The order is (plate, check-out time — none last, planned_time_out, id), texts compared by
@@ -214,16 +88,16 @@ struct FleetRows {
         ids.reserveCapacity(stored.capacity)
         while try statement.step() {
             databaseAssignments += 1
-            guard IdentifierTable.sameBytes(statement.string(10), eventId) else { continue }
+            guard statement.withText(10, { IdentifierTable.matches($0, eventId) }) else { continue }
             let id = statement.string(0)
-            let driver = texts.number(statement.stringOrNil(5), column: 4)
+            let driver = texts.number(statement, column: 5, slot: 4)
             if driver != Interned.none { driverNumbers.insert(driver) }
             stored.append(
                 Stored(
-                    id: id, plate: texts.number(statement.string(1), column: 0),
-                    brand: texts.number(statement.string(2), column: 1),
-                    model: texts.number(statement.stringOrNil(3), column: 2),
-                    group: texts.number(statement.stringOrNil(4), column: 3), driver: driver,
+                    id: id, plate: texts.number(statement, column: 1, slot: 0),
+                    brand: texts.number(statement, column: 2, slot: 1),
+                    model: texts.number(statement, column: 3, slot: 2),
+                    group: texts.number(statement, column: 4, slot: 3), driver: driver,
                     plannedOut: statement.int64(6), plannedIn: statement.int64(7), importSequence: statement.int64(9),
                     cancelled: statement.int64(8) != 0, checkOut: nil, checkIn: nil))
             ids.append(id)
@@ -266,7 +140,9 @@ struct FleetRows {
             }
             let recordedAt = statement.int64(3)
             guard !stored[index].cancelled, recordedAt <= asOf.microseconds else { continue }
-            let side: LoanRecord.Kind = statement.string(1) == LoanRecord.Kind.checkOut.rawValue ? .checkOut : .checkIn
+            let side: LoanRecord.Kind =
+                statement.withText(1) { IdentifierTable.matches($0, LoanRecord.Kind.checkOut.rawValue) }
+                ? .checkOut : .checkIn
             let slot = Int(AttachedImpacts.slot(index, side))
             let sequence = statement.int64(4)
             let id = statement.string(2)
@@ -372,98 +248,4 @@ struct FleetRows {
             return plannedOut < other.plannedOut
         }
     }
-}
-
-/// The impacts of the attached records, in flat arrays (a record's impacts side by side, in their
-/// order in it): millions of them fit in 17 bytes each (an `ImpactType` is one byte), without an
-/// array per record.
-struct AttachedImpacts {
-    private var types: [ImpactType] = []
-    private var xs: [Double] = []
-    private var ys: [Double] = []
-    /// Per slot (assignment index × 2 + side): the first impact and how many.
-    private var firsts: [Int32] = []
-    private var counts: [Int32] = []
-
-    init() {}
-
-    init(slots: Int) {
-        firsts = [Int32](repeating: 0, count: slots)
-        counts = [Int32](repeating: 0, count: slots)
-    }
-
-    static func slot(_ index: Int, _ side: LoanRecord.Kind) -> Int32 {
-        Int32(index * 2 + (side == .checkOut ? 0 : 1))
-    }
-
-    mutating func start(_ slot: Int32) { firsts[Int(slot)] = Int32(types.count) }
-
-    mutating func append(_ type: ImpactType, x: Double, y: Double, to slot: Int32) {
-        types.append(type)
-        xs.append(x)
-        ys.append(y)
-        counts[Int(slot)] += 1
-    }
-
-    /// The impacts of one side of the assignment at `index` of the rows, in their order.
-    func impacts(of index: Int, _ side: LoanRecord.Kind) -> [Impact] {
-        let slot = Int(Self.slot(index, side))
-        guard slot < counts.count, counts[slot] > 0 else { return [] }
-        let first = Int(firsts[slot])
-        return (first..<first + Int(counts[slot])).map { position in
-            Impact(type: types[position], x: xs[position], y: ys[position])
-        }
-    }
-}
-
-/// An id compared and hashed by its UTF-8 bytes, as the databases compare text (SQLite's BINARY,
-/// PostgreSQL's `COLLATE "C"`), where `String` equality would take two canonically equivalent
-/// ids (`é` composed or not) for one.
-struct ByteIdentifier: Hashable {
-    let text: String
-
-    init(_ text: String) { self.text = text }
-
-    static func == (left: ByteIdentifier, right: ByteIdentifier) -> Bool {
-        var left = left.text, right = right.text
-        return left.withUTF8 { leftBytes in
-            right.withUTF8 { rightBytes in
-                leftBytes.count == rightBytes.count
-                    && (leftBytes.isEmpty
-                        || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0)
-            }
-        }
-    }
-
-    func hash(into hasher: inout Hasher) {
-        var text = text
-        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    }
-}
-
-/// Texts that repeat from row to row, each held once and named by a number (`Interned.none` for
-/// no text). Rows come by plate, so a column's text is most often the one of the row before:
-/// that is checked first, without hashing.
-struct TextTable {
-    private var texts: [String] = []
-    private var numbers = IdentifierTable(capacity: 1024)
-    /// The last text and number of each column.
-    private var previous: [(text: String, number: Int32)?] = Array(repeating: nil, count: 5)
-
-    mutating func number(_ text: String?, column: Int) -> Int32 {
-        guard let text else { return Interned.none }
-        if let last = previous[column], IdentifierTable.sameBytes(last.text, text) { return last.number }
-        let number: Int32
-        if let known = numbers.number(of: text, key: { texts[Int($0)] }) {
-            number = known
-        } else {
-            number = Int32(texts.count)
-            texts.append(text)
-            numbers.insert(text, number: number) { texts[Int($0)] }
-        }
-        previous[column] = (text, number)
-        return number
-    }
-
-    func text(_ number: Int32) -> String? { number == Interned.none ? nil : texts[Int(number)] }
 }
