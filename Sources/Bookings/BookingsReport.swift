@@ -96,9 +96,15 @@ enum BookingsReport {
                 buckets[dayIndex * 3 + period.rawValue].occupancy ?? Double.nan
             }
         }
-        return HeatMap(
+        var heatMap = HeatMap(
             title: "Occupancy by day and period", rowLabels: metrics.calendar.days.map(\.description),
             columnLabels: DayPeriod.allCases.map { Column.humanize($0.name) }, cells: cells,
             fileStem: "occupancy", rowDays: metrics.calendar.days, valueType: .percent, rowHeader: "Day")
+        // Booked and capacity, so that a picture of weeks or months shows booked / capacity of each.
+        let parts = metrics.calendar.days.indices.map { dayIndex in
+            DayPeriod.allCases.map { buckets[dayIndex * 3 + $0.rawValue] }
+        }
+        heatMap.ratioParts = (parts.map { $0.map { Double($0.booked) } }, parts.map { $0.map { Double($0.capacity) } })
+        return heatMap
     }
 }

@@ -58,6 +58,10 @@ public struct HeatMap: Sendable, Equatable {
     public var valueType: ColumnType
     /// The header of the row-label column (`Day`, `Row`), so every column has one.
     public var rowHeader: String
+    /// For a grid of ratios (occupancy = booked / capacity): each cell's numerator and
+    /// denominator, so that a picture that groups day rows into weeks or months shows Σ numerators /
+    /// Σ denominators, never a mean of ratios. Nil for a grid of counts, which groups by summing.
+    public var ratioParts: (numerators: [[Double]], denominators: [[Double]])?
 
     public init(
         title: String, rowLabels: [String], columnLabels: [String], cells: [[Double]],
@@ -73,6 +77,15 @@ public struct HeatMap: Sendable, Equatable {
         self.rowDays = rowDays
         self.valueType = valueType
         self.rowHeader = rowHeader
+    }
+
+    public static func == (lhs: HeatMap, rhs: HeatMap) -> Bool {
+        lhs.title == rhs.title && lhs.rowLabels == rhs.rowLabels && lhs.columnLabels == rhs.columnLabels
+            && lhs.cells.elementsEqual(rhs.cells) { $0.elementsEqual($1) { $0 == $1 || ($0.isNaN && $1.isNaN) } }
+            && lhs.backdrop == rhs.backdrop && lhs.fileStem == rhs.fileStem && lhs.rowDays == rhs.rowDays
+            && lhs.valueType == rhs.valueType && lhs.rowHeader == rhs.rowHeader
+            && lhs.ratioParts?.numerators == rhs.ratioParts?.numerators
+            && lhs.ratioParts?.denominators == rhs.ratioParts?.denominators
     }
 }
 

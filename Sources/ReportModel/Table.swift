@@ -1,3 +1,5 @@
+import Time
+
 /// Where a table appears.
 public struct Outputs: OptionSet, Sendable, Hashable {
     public let rawValue: Int
@@ -40,6 +42,10 @@ public enum MarkdownOrder: Sendable, Equatable {
     case latestFirst(String)
     /// The largest first by this numeric column: the table's main figure.
     case largestFirst(String)
+    /// The latest first by this day column among the days up to the given one (the as-of day of
+    /// a running event), then the later days in calendar order: today's figures on top, the days
+    /// still to come after them rather than first.
+    case latestFirstThrough(String, Day)
 }
 
 /// A table of a report: a CSV file, an XLSX sheet, a Markdown section.

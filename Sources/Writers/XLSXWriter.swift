@@ -55,7 +55,10 @@ public struct XLSXWriter: Sendable {
         var names = XLSXSheetNames()
         let summaryName = names.claim(XLSXSummarySheet.title)
         let summary = XLSXCellWriter(sheet: try workbook.addSheet(named: summaryName), sheetName: summaryName, log: log)
-        if let heatMap = report.heatMap {
+        // A heat map with no cell above 0 is a sentence on the Summary, not a sheet of blanks.
+        if let heatMap = report.heatMap, let sentence = ChartAbsence.sentence(for: heatMap) {
+            log.note(sentence)
+        } else if let heatMap = report.heatMap {
             let name = names.claim(XLSXHeatMapSheet.title)
             let cells = XLSXCellWriter(sheet: try workbook.addSheet(named: name), sheetName: name, log: log)
             try XLSXHeatMapSheet(heatMap: heatMap, workbook: workbook, cells: cells, printSetup: printSetup).write()

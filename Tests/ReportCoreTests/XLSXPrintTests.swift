@@ -196,6 +196,48 @@ final class XLSXPrintTests: XCTestCase {
         XCTAssertTrue(markdown.markdown.contains("\n" + sentence + "\n"), markdown.markdown)
     }
 
+    /// A chart with nothing to draw (all zeros, no value, no row) and a heat map with no cell above 0
+    /// are not drawn in the workbook nor as pictures: one sentence each says so and why.
+    func testAChartWithNothingToDrawIsASentenceInstead() throws {
+        let zeros = Table(
+            name: "damage_by_type", columns: [Column("type"), Column("new_impacts", .integer)],
+            rows: [[.text("scratch"), .integer(0)], [.text("impact"), .integer(0)]], outputs: [.xlsx, .markdown])
+        let blanks = Table(
+            name: "daily", columns: [Column("day", .date), Column("utilization", .percent)],
+            rows: [[XLSXSampleReport.day("2026-11-27"), .empty], [XLSXSampleReport.day("2026-11-28"), .empty]],
+            outputs: [.xlsx, .markdown])
+        let heatMap = HeatMap(
+            title: "New damage by zone", rowLabels: ["1", "2"], columnLabels: ["A", "B"], cells: [[0, 0], [0, 0]],
+            fileStem: "heatmap")
+        let report = Report(
+            kind: "fleet", title: "Fleet", scope: "s", asOf: XLSXSampleReport.asOf, tables: [zeros, blanks],
+            charts: [
+                Chart(
+                    .pie, title: "New damage by type", table: "damage_by_type", category: "type",
+                    series: ["new_impacts"], fileStem: "pie"),
+                Chart(
+                    .column, title: "Daily fleet utilization", table: "daily", category: "day",
+                    series: ["utilization"], fileStem: "column"),
+            ], heatMap: heatMap)
+        let sentences = [
+            "New damage by type: nothing to chart, as every new impacts is 0 in this period.",
+            "Daily fleet utilization: nothing to chart, as no day has a utilization.",
+            "New damage by zone: nothing to chart, as every cell is 0 in this period.",
+        ]
+        let url = try write(report)
+        XCTAssertEqual(try XLSXPrintDump.read(url).sheet("Summary")?.charts.count, 0, "no empty pie on the Summary")
+        let book = try XLSXTestSupport.dump(url)
+        XCTAssertNil(book.sheet("Heat map"), "no sheet of blank cells under a 0–0 scale")
+        let summary = try XCTUnwrap(book.sheet("Summary"))
+        for sentence in sentences {
+            XCTAssertTrue(
+                summary.rows.contains { $0.first?.v == sentence }, "\(sentence): \(summary.rows.map { $0.first?.v })")
+        }
+        let markdown = MarkdownWriter().render(report)
+        XCTAssertTrue(markdown.svgs.isEmpty, "no “No data” picture")
+        for sentence in sentences { XCTAssertTrue(markdown.markdown.contains("\n" + sentence + "\n"), sentence) }
+    }
+
     /// The heat map sheet: a header over every column, days as date cells wide enough to read,
     /// ratios in a whole-percent format.
     func testHeatMapOfDaysHasDateCellsPercentsAndWordHeaders() throws {

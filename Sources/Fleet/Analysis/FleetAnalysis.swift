@@ -43,7 +43,11 @@ public enum FleetAnalysis {
             event: event, windows: windows, results: results, groupNames: groupNames,
             drivers: drivers)
         var notes: [String] = []
-        if options.asOf.microseconds < event.lastClose {
+        // A running event: the days up to as-of first (latest on top), the days to come after them.
+        let running = options.asOf.microseconds < event.lastClose
+        let dayOrder: MarkdownOrder =
+            running ? .latestFirstThrough("day", event.local.day(of: options.asOf)) : .latestFirst("day")
+        if running {
             notes.append(
                 "The event is not over at as-of: opening windows are counted up to as-of, later ones are empty.")
         }
@@ -60,7 +64,7 @@ public enum FleetAnalysis {
             // Markdown (chat) shows the latest days and the top rows first, in the columns that
             // fit a chat line; CSV and XLSX keep every row and column in contract order.
             tables: [
-                FleetSummary.dailyUtilization(context).markdown(.latestFirst("day")),
+                FleetSummary.dailyUtilization(context).markdown(dayOrder),
                 FleetSummary.damageByType(context),
                 FleetSummary.mostUsedCars(context), FleetSummary.mostDamagingDrivers(context),
                 FleetSummary.mostLateReturns(context),
@@ -70,7 +74,7 @@ public enum FleetAnalysis {
                         "plate", "brand", "model", "group", "loans", "hours_out", "utilization", "new_impacts",
                         "late_returns",
                     ]),
-                FleetTables.daily(context).markdown(.latestFirst("day")),
+                FleetTables.daily(context).markdown(dayOrder),
                 FleetTables.loans(context).markdown(
                     .latestFirst("out_at"),
                     columns: [
