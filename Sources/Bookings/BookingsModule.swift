@@ -20,8 +20,12 @@ extension ExportKind {
 public enum BookingsModule {
     public static let module = DomainModule(
         imports: ImportModule(
-            domain: .bookings, kinds: [.services, .slots, .customers, .bookings],
-            migrations: BookingsSchema.migrations, makeImporter: makeImporter),
+            domain: .bookings,
+            importers: [
+                .services: ServicesImporter.self, .slots: SlotsImporter.self, .customers: CustomersImporter.self,
+                .bookings: BookingsImporter.self,
+            ],
+            migrations: BookingsSchema.migrations),
         report: DomainReport(command: command, request: request),
         statusColumns: [
             .slots: .instant("starts_at_us"), .customers: .instant("created_at_us"),
@@ -32,17 +36,6 @@ public enum BookingsModule {
             [reportRequest(try BookingsOptions.currentMonth(asOf: asOf))]
         },
         reportScopes: BookingsScopes.scopes)
-
-    /// The importer of one bookings kind, its statements prepared on `database`.
-    @Sendable static func makeImporter(_ kind: ExportKind, _ database: Database) throws -> ErasedKindImporter {
-        switch kind {
-        case .services: return try ServicesImporter(database: database).erased
-        case .slots: return try SlotsImporter(database: database).erased
-        case .customers: return try CustomersImporter(database: database).erased
-        case .bookings: return try BookingsImporter(database: database).erased
-        default: throw KindOutsideDomain(kind: kind, domain: .bookings)
-        }
-    }
 
     static let command = CommandSpec(
         name: "bookings",

@@ -24,26 +24,18 @@ extension ExportKind {
 public enum FleetModule {
     public static let module = DomainModule(
         imports: ImportModule(
-            domain: .fleet, kinds: [.events, .groups, .drivers, .assignments, .loanRecords],
-            migrations: FleetSchema.migrations, makeImporter: makeImporter),
+            domain: .fleet,
+            importers: [
+                .events: EventImporter.self, .groups: GroupImporter.self, .drivers: DriverImporter.self,
+                .assignments: AssignmentImporter.self, .loanRecords: LoanRecordImporter.self,
+            ],
+            migrations: FleetSchema.migrations),
         report: DomainReport(command: command, requiresData: false, request: request),  // noEvents says it
         statusColumns: [
             .events: .date("starts_on"), .assignments: .instant("planned_time_out_us"),
             .loanRecords: .instant("recorded_at_us"),
         ],
         nightlyReports: nightlyReports, reportScopes: FleetScopes.scopes)
-
-    /// The importer of one fleet kind, its statements prepared on `database`.
-    @Sendable public static func makeImporter(_ kind: ExportKind, _ database: Database) throws -> ErasedKindImporter {
-        switch kind {
-        case .events: return try EventImporter(database: database).erased
-        case .groups: return try GroupImporter(database: database).erased
-        case .drivers: return try DriverImporter(database: database).erased
-        case .assignments: return try AssignmentImporter(database: database).erased
-        case .loanRecords: return try LoanRecordImporter(database: database).erased
-        default: throw KindOutsideDomain(kind: kind, domain: .fleet)
-        }
-    }
 
     static let command = CommandSpec(
         name: "fleet",

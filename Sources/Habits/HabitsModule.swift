@@ -22,8 +22,12 @@ extension ExportKind {
 public enum HabitsModule {
     public static let module = DomainModule(
         imports: ImportModule(
-            domain: .habits, kinds: [.users, .flows, .tasks, .focusSessions, .logins, .moods],
-            migrations: HabitsSchema.migrations, caches: ["habits_streak_state"], makeImporter: makeImporter),
+            domain: .habits,
+            importers: [
+                .users: UsersImporter.self, .flows: FlowsImporter.self, .tasks: TasksImporter.self,
+                .focusSessions: FocusSessionsImporter.self, .logins: LoginsImporter.self, .moods: MoodsImporter.self,
+            ],
+            migrations: HabitsSchema.migrations, caches: ["habits_streak_state"]),
         report: DomainReport(command: command, request: request),
         statusColumns: [
             .users: .instant("created_at_us"), .flows: .date("date"), .tasks: .date("date"),
@@ -34,19 +38,6 @@ public enum HabitsModule {
             [reportRequest(HabitsOptions(day: HabitsOptions.defaultDay(asOf: asOf), asOf: asOf))]
         },
         reportScopes: HabitsScopes.scopes)
-
-    /// The importer of one habits kind, its statements prepared on `database`.
-    @Sendable static func makeImporter(_ kind: ExportKind, _ database: Database) throws -> ErasedKindImporter {
-        switch kind {
-        case .users: return try UsersImporter(database: database).erased
-        case .flows: return try FlowsImporter(database: database).erased
-        case .tasks: return try TasksImporter(database: database).erased
-        case .focusSessions: return try FocusSessionsImporter(database: database).erased
-        case .logins: return try LoginsImporter(database: database).erased
-        case .moods: return try MoodsImporter(database: database).erased
-        default: throw KindOutsideDomain(kind: kind, domain: .habits)
-        }
-    }
 
     static let command = CommandSpec(
         name: "habits",

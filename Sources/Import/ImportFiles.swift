@@ -11,6 +11,8 @@ public enum ImportFiles {
         public let displayName: String
         /// The last path component (the kind is told from it).
         public var fileName: String { (path as NSString).lastPathComponent }
+        /// Gzip-compressed (`.gz`): read through zlib, its decompressed size unknown in advance.
+        var isCompressed: Bool { fileName.lowercased().hasSuffix(".gz") }
     }
 
     public struct Failure: Error, CustomStringConvertible {

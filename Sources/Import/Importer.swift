@@ -4,52 +4,16 @@ import Store
 import Time
 
 /// Imports export files into the database: one transaction per file, every record validated and
-/// upserted by its kind's importer, rejections kept, each import logged.
+/// upserted by its kind's importer, rejections kept, each import logged (`ImportLog`).
 ///
 /// Not Sendable: it owns the connection's prepared statements for the duration of a run.
-public final class Importer {
-    public struct Options: Sendable {
-        public var strict = false
-        public var force = false
-        /// Overrides the kind told from file names.
-        public var kind: ExportKind?
-        /// Validate only: every file is read in a transaction that is rolled back.
-        public var checkOnly = false
-        /// How many rejection messages to keep per file for display.
-        public var messagesPerFile = 20
-        /// From this file size on, the kind's tables (`ExportKind.bulkTables`) are loaded without
-        /// their secondary indexes, which are built again (sorted, in bulk) before the commit:
-        /// several times faster than keeping a `(user_id, date)` index in order row by row. Small
-        /// files keep them, which is cheaper then.
-        public var bulkIndexBytes: Int64 = 16 << 20
-        /// Fail a zero-byte file instead of importing it with a warning: `report nightly` sets it,
-        /// because a crashed exporter leaves empty files and one should not be archived as done.
-        public var refuseEmptyFiles = false
-        public init() {}
-    }
-
+public final class Importer: FileReading {
     let database: Database
-    private let modules: [DomainName: ImportModule]
-    /// The kinds of the modules: how each file's kind is told from its name.
-    public let kinds: KindRegistry
-    let options: Options
-    /// Called as a file is read, at most a few times a second.
-    public var progress: ((Progress) -> Void)?
 
-    /// How far the import of one file is.
-    public struct Progress: Sendable {
-        public let file: String
-        public let records: Int
-        /// Bytes of the file read so far and its size; nil for a compressed file, whose
-        /// decompressed size is not known in advance.
-        public let bytes: (read: Int, total: Int64)?
-    }
-
+    /// Brings the schema of Import and of every module up to date (`ImportLog.migrations(for:)`).
     public init(database: Database, modules: [ImportModule], options: Options) throws {
         self.database = database
-        kinds = KindRegistry(modules)
-        self.modules = Dictionary(modules.map { ($0.domain, $0) }, uniquingKeysWith: { first, _ in first })
-        self.options = options
+        super.init(modules: modules, options: options)
         try Schema.migrate(database, ImportLog.migrations(for: modules))
     }
 
@@ -59,21 +23,13 @@ public final class Importer {
     }
 
     public func importFile(_ entry: ImportFiles.Entry) -> FileOutcome {
-        guard let kind = options.kind ?? kinds.detect(fileName: entry.fileName) else {
-            return FileOutcome(
-                file: entry.displayName, kind: nil,
-                status: .failed(
-                    reason:
-                        "cannot tell the kind of file from its name; names start with one of: \(kinds.knownNames); "
-                        + "or use --kind NAME"
-                ))
-        }
-        guard let module = modules[kind.domain] else {
-            return FileOutcome(
-                file: entry.displayName, kind: kind, status: .failed(reason: "no importer for \(kind.name)"))
+        let kind: ExportKind, module: ImportModule
+        switch kindOf(entry) {
+        case .failure(let failure): return failure.outcome
+        case .success(let found): (kind, module) = found
         }
         let digest: BackgroundDigest
-        do { digest = try BackgroundDigest(path: entry.path, hashing: !options.checkOnly) } catch {
+        do { digest = try BackgroundDigest(path: entry.path, hashing: true) } catch {
             return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: "\(error)"))
         }
         defer { digest.cancel() }  // a file that ends early (failed, skipped) needs no more hashing
@@ -88,7 +44,7 @@ public final class Importer {
         }
         // A small file is looked up before its import; a big one while it is imported (the digest
         // is then ready long before the end: the import of a file already imported stops there).
-        if !options.force && !options.checkOnly && digest.size < options.bulkIndexBytes {
+        if !options.force && digest.size < options.bulkIndexBytes {
             do {
                 if let skipped = try alreadyImported(entry, kind: kind, digest: try digest.wait().get()) {
                     return skipped
@@ -97,55 +53,13 @@ public final class Importer {
                 return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: describe(error)))
             }
         }
-        var jsonLines = ImportFiles.isJSONLines(entry.fileName)
-        while true {
+        return withLayout(entry, kind: kind, describe: describe) { layout in
             do {
-                if options.checkOnly { return try checkOnce(entry, kind: kind, module: module, jsonLines: jsonLines) }
-                return try importOnce(entry, kind: kind, module: module, digest: digest, jsonLines: jsonLines)
-            } catch let notAWrapper as NotAWrapper where !jsonLines {
-                // JSON Lines in a `.json` file, or one document that is not records (docs/DECISIONS.md).
-                if startsWithObjectLines(entry) {
-                    jsonLines = true
-                    continue
-                }
-                let prefix = notAWrapper.isFollowedByObject ? "malformed JSON: " : ""
-                return FileOutcome(
-                    file: entry.displayName, kind: kind,
-                    status: .failed(
-                        reason: prefix + notAWrapper.description + "; nothing of this file was stored"))
-            } catch let layoutError as JSONLayoutError {
-                return FileOutcome(
-                    file: entry.displayName, kind: kind,
-                    status: .failed(
-                        reason: layoutError.message + "; nothing of this file was stored"))
-            } catch let failure as FileFailure where failure.strict && !jsonLines && startsWithObjectLines(entry) {
-                // The first line looked like a wrapper and its "records" were rejected, but the
-                // file is JSON Lines: --strict judges its real records.
-                jsonLines = true
-            } catch let failure as FileFailure {
-                return failure.outcome
+                return try importOnce(entry, kind: kind, module: module, digest: digest, layout: layout)
             } catch let skipped as AlreadyImported {
                 return skipped.outcome
-            } catch let error as JSONReadError {
-                // The outcome already names the file.
-                return FileOutcome(
-                    file: entry.displayName, kind: kind,
-                    status: .failed(reason: error.message + "; nothing of this file was stored"))
-            } catch {
-                return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: describe(error)))
             }
         }
-    }
-
-    /// Whether a file that is not named as JSON Lines holds JSON Lines, judged from its first lines
-    /// read again; false when it cannot be read (the first reading's error stands then).
-    private func startsWithObjectLines(_ entry: ImportFiles.Entry) -> Bool {
-        guard let file = try? FileByteSource(path: entry.path) else { return false }
-        if entry.fileName.lowercased().hasSuffix(".gz") {
-            guard let gzip = try? GzipByteSource(file, name: entry.displayName) else { return false }
-            return JSONRecordReader.startsWithObjectLines(source: gzip)
-        }
-        return JSONRecordReader.startsWithObjectLines(source: file)
     }
 
     /// The outcome of a file whose content (SHA-256) an earlier import stored, or nil.
@@ -169,124 +83,102 @@ public final class Importer {
         let outcome: FileOutcome
     }
 
-    /// Ends a file's import with nothing stored, carrying what to report.
-    struct FileFailure: Error {
-        let outcome: FileOutcome
-        /// A `--strict` rejection (which may have come from a first line read as a wrapper).
-        var strict = false
+    /// Where an import's records go: upserted by the kind's importer, rejections kept in
+    /// `import_rejects`; a big file's digest looked up as soon as it is ready.
+    private final class StoreSink: RecordSink {
+        let importer: ErasedKindImporter
+        let importId: Int64
+        let insertReject: Statement
+        /// Whether the digest was looked up already (or need not be: `--force`, a small file).
+        var looked: Bool
+        let lookUp: (Result<String, FileDigest.Failure>) throws -> Void
+        let digest: BackgroundDigest
+
+        init(
+            importer: ErasedKindImporter, importId: Int64, insertReject: Statement, looked: Bool,
+            digest: BackgroundDigest, lookUp: @escaping (Result<String, FileDigest.Failure>) throws -> Void
+        ) {
+            self.importer = importer
+            self.importId = importId
+            self.insertReject = insertReject
+            self.looked = looked
+            self.digest = digest
+            self.lookUp = lookUp
+        }
+
+        func accept(_ record: ValidatedRecord, index: Int) throws {
+            try importer.store(record, Int64(index) | importId << 32)
+        }
+
+        func reject(_ rejection: Rejection) throws {
+            try insertReject.bind([
+                .integer(importId), .integer(Int64(rejection.position)),
+                rejection.line.map { .integer(Int64($0)) } ?? .null,
+                rejection.recordId.map(SQLValue.text) ?? .null,
+                .text(rejection.field), .text(rejection.value), .text(rejection.rule),
+            ])
+            try insertReject.run()
+        }
+
+        func afterRecord(count: Int) throws {
+            if !looked, count & 1023 == 0, let result = digest.ready { try finishLookUp(result) }
+        }
+
+        func finishLookUp(_ result: Result<String, FileDigest.Failure>) throws {
+            looked = true
+            try lookUp(result)
+        }
     }
 
     private func importOnce(
         _ entry: ImportFiles.Entry, kind: ExportKind, module: ImportModule,
-        digest: BackgroundDigest, jsonLines: Bool
+        digest: BackgroundDigest, layout: RecordLayout
     ) throws -> FileOutcome {
-        let compressed = entry.fileName.lowercased().hasSuffix(".gz")
-        let file = try FileByteSource(path: entry.path)
-        let source: ByteSource = compressed ? try GzipByteSource(file, name: entry.displayName) : file
         let importer = try module.makeImporter(kind, database)
-        let reader = RecordPipeline(
-            reader: JSONRecordReader(source: source, jsonLines: jsonLines), validate: importer.validate)
-        defer { reader.close() }
         var outcome = FileOutcome(file: entry.displayName, kind: kind, status: .imported)
         let started = Importer.now()
-        do {
-            try database.transaction {
-                let importId = try database.insertReturningId(
-                    "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, "
-                        + "finished_at, forced) VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, ?)",
-                    [
-                        .text(entry.displayName), .text(kind.name), .integer(digest.size), .text(""),
-                        .text(started), .text(started), .integer(options.force ? 1 : 0),
-                    ])
-                let bulk = digest.size >= options.bulkIndexBytes
-                let deferred =
-                    bulk ? try kind.bulkTables.flatMap(dropSecondaryIndexes) + liftCacheTriggers(module, kind) : []
-                let insertReject = try database.prepare(
+        try database.transaction {
+            let importId = try database.insertReturningId(
+                "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, "
+                    + "finished_at, forced) VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, ?)",
+                [
+                    .text(entry.displayName), .text(kind.name), .integer(digest.size), .text(""),
+                    .text(started), .text(started), .integer(options.force ? 1 : 0),
+                ])
+            let bulk = digest.size >= options.bulkIndexBytes
+            let deferred =
+                bulk ? try kind.bulkTables.flatMap(dropSecondaryIndexes) + liftCacheTriggers(module, kind) : []
+            let sink = StoreSink(
+                importer: importer, importId: importId,
+                insertReject: try database.prepare(
                     "INSERT INTO import_rejects (import_id, position, line, record_id, field, value, rule) VALUES "
-                        + "(?, ?, ?, ?, ?, ?, ?)"
-                )
-                var lastProgress = DispatchTime.now().uptimeNanoseconds
-                var looked = options.force || !bulk
-                func lookUp(_ result: Result<String, FileDigest.Failure>) throws {
-                    looked = true
-                    if let skipped = try alreadyImported(entry, kind: kind, digest: try result.get()) {
-                        throw AlreadyImported(outcome: skipped)
-                    }
+                        + "(?, ?, ?, ?, ?, ?, ?)"),
+                looked: options.force || !bulk, digest: digest
+            ) { [self] result in
+                if let skipped = try alreadyImported(entry, kind: kind, digest: try result.get()) {
+                    throw AlreadyImported(outcome: skipped)
                 }
-                while let record = try reader.next() {
-                    outcome.records += 1
-                    let rejection: Rejection?
-                    switch record.result {
-                    case .failure(let rejected):
-                        rejection = rejected
-                    case .success(let validated):
-                        try importer.store(validated, Int64(record.index) | importId << 32)
-                        rejection = nil
-                    }
-                    if let rejection {
-                        outcome.rejected += 1
-                        if options.strict {
-                            outcome.status = .failed(
-                                reason: rejection.detail + "; --strict: nothing of this file was stored")
-                            throw FileFailure(outcome: outcome, strict: true)
-                        }
-                        if outcome.rejectMessages.count < options.messagesPerFile {
-                            outcome.rejectMessages.append(rejection.message(file: entry.displayName))
-                        }
-                        try insertReject.bind([
-                            .integer(importId), .integer(Int64(rejection.position)),
-                            rejection.line.map { .integer(Int64($0)) } ?? .null,
-                            rejection.recordId.map(SQLValue.text) ?? .null,
-                            .text(rejection.field), .text(rejection.value), .text(rejection.rule),
-                        ])
-                        try insertReject.run()
-                    } else {
-                        outcome.accepted += 1
-                    }
-                    reportProgress(
-                        entry, records: outcome.records, bytes: compressed ? nil : (reader.bytesConsumed, digest.size),
-                        last: &lastProgress)
-                    if !looked, outcome.records & 1023 == 0, let result = digest.ready { try lookUp(result) }
-                }
-                let sha256 = try digest.wait().get()
-                if !looked { try lookUp(.success(sha256)) }
-                // The rows a writer still buffers (PostgreSQL's COPY staging) go in before the
-                // indexes are built again, so that each index is built once, in bulk (and before
-                // the lifted triggers are back, which had nothing to do for these rows).
-                try database.flushWriters()
-                for create in deferred { try database.execute(create) }
-                outcome.layout = reader.layout
-                if let emptiness = reader.emptiness {
-                    outcome.layout = nil
-                    outcome.warnings.append(
-                        emptiness.rawValue + ": no records; a crashed or interrupted export leaves such files")
-                }
-                try database.run(
-                    "UPDATE import_log SET records = ?, accepted = ?, rejected = ?, finished_at = ?, layout = ?, "
-                        + "records_member = ?, sha256 = ? WHERE id = ?",
-                    [
-                        .integer(Int64(outcome.records)), .integer(Int64(outcome.accepted)),
-                        .integer(Int64(outcome.rejected)), .text(Importer.now()),
-                        outcome.layout.map { .text($0.name) } ?? .text("empty"),
-                        outcome.layout?.recordsMember.map(SQLValue.text) ?? .null, .text(sha256), .integer(importId),
-                    ])
             }
-        } catch let syntax as JSONSyntaxError {
-            outcome.status = .failed(reason: "malformed JSON: \(syntax); nothing of this file was stored")
-            throw FileFailure(outcome: outcome)
+            try readRecords(
+                entry, kind: kind, layout: layout, validatesOnReader: true, into: sink, outcome: &outcome)
+            let sha256 = try digest.wait().get()
+            if !sink.looked { try sink.finishLookUp(.success(sha256)) }
+            // The rows a writer still buffers (a server's COPY staging) go in before the indexes
+            // are built again, so that each index is built once, in bulk (and before the lifted
+            // triggers are back, which had nothing to do for these rows).
+            try database.flushWriters()
+            for create in deferred { try database.execute(create) }
+            try database.run(
+                "UPDATE import_log SET records = ?, accepted = ?, rejected = ?, finished_at = ?, layout = ?, "
+                    + "records_member = ?, sha256 = ? WHERE id = ?",
+                [
+                    .integer(Int64(outcome.records)), .integer(Int64(outcome.accepted)),
+                    .integer(Int64(outcome.rejected)), .text(Importer.now()),
+                    outcome.layout.map { .text($0.name) } ?? .text("empty"),
+                    outcome.layout?.recordsMember.map(SQLValue.text) ?? .null, .text(sha256), .integer(importId),
+                ])
         }
         return outcome
-    }
-
-    /// Calls `progress` at most four times a second, looking at the clock every 1,024 records.
-    func reportProgress(
-        _ entry: ImportFiles.Entry, records: Int, bytes: (read: Int, total: Int64)?, last: inout UInt64
-    ) {
-        guard let progress, records & 1023 == 0 else { return }
-        let now = DispatchTime.now().uptimeNanoseconds
-        guard now - last > 250_000_000 else { return }
-        last = now
-        progress(Progress(file: entry.displayName, records: records, bytes: bytes))
     }
 
     /// Drops the named secondary indexes of a table inside the file's transaction (a rollback

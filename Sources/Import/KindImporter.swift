@@ -11,6 +11,9 @@ public protocol KindImporter: AnyObject, SendableMetatype {
     /// The validated record, handed from the reader thread to the database thread.
     associatedtype Validated: Sendable
 
+    /// Prepares the importer's statements on `database`.
+    init(database: Database) throws
+
     /// Checks every field of a record (an object: the pipeline rejects any other value first).
     ///
     /// The records' initialisers read every field into a local and assign them all at the end:
@@ -35,10 +38,15 @@ extension KindImporter {
         try store(Self.validate(record), sequence: sequence)
     }
 
+    /// The validation with its types erased: what `report check` runs, with no database.
+    public static var erasedValidator: RecordValidator {
+        { (record: RecordReader) throws(FieldError) in ValidatedRecord(try Self.validate(record)) }
+    }
+
     /// The importer with its types erased, for the import pipeline.
     public var erased: ErasedKindImporter {
         ErasedKindImporter(
-            validate: { (record: RecordReader) throws(FieldError) in ValidatedRecord(try Self.validate(record)) },
+            validate: Self.erasedValidator,
             store: { validated, sequence in
                 guard let box = validated.box as? ValidatedBox<Validated> else {
                     throw KindMismatch(expected: String(describing: Validated.self))
@@ -62,6 +70,9 @@ final class ValidatedBox<Value: Sendable>: Sendable {
     init(_ value: Value) { self.value = value }
 }
 
+/// A kind's validation, with its types erased: Sendable, it runs on the reader thread.
+public typealias RecordValidator = @Sendable (RecordReader) throws(FieldError) -> ValidatedRecord
+
 /// A kind's importer as two closures: `validate` is Sendable (it runs on the reader thread),
 /// `store` stays on the thread that owns the connection.
 public struct ErasedKindImporter {
@@ -80,14 +91,13 @@ struct KindMismatch: Error, CustomStringConvertible {
     var description: String { "internal error: a record validated for another kind reached the \(expected) importer" }
 }
 
-/// What a domain (habits, bookings, fleet) gives the import layer: its kinds, its schema and its
-/// importers. The domain's whole declaration (`DomainModule`) holds one of these.
+/// What a domain (habits, bookings, fleet) gives the import layer: its kinds with the importer
+/// of each, its schema. The domain's whole declaration (`DomainModule`) holds one of these.
 public struct ImportModule: Sendable {
     public let domain: DomainName
+    /// In the order `report status` lists them.
     public let kinds: [ExportKind]
     public let migrations: [Migration]
-    /// Prepares the statements of one kind's importer on a connection.
-    public let makeImporter: @Sendable (ExportKind, Database) throws -> ErasedKindImporter
     /// Tables that only cache what the others hold, kept right by the triggers of the domain's
     /// tables, which only delete cache rows. While every one of them is empty, those triggers have
     /// nothing to do, so a bulk load (`Importer.Options.bulkIndexBytes`) drops them for the file's
@@ -95,16 +105,29 @@ public struct ImportModule: Sendable {
     /// SQLite that spares a trigger program and a probe per row. No other connection can fill a
     /// cache meanwhile: the import holds the write lock from its first statement.
     public let caches: [String]
+    private let importers: [ExportKind: any KindImporter.Type]
 
     public init(
-        domain: DomainName, kinds: [ExportKind], migrations: [Migration], caches: [String] = [],
-        makeImporter: @escaping @Sendable (ExportKind, Database) throws -> ErasedKindImporter
+        domain: DomainName, importers: KeyValuePairs<ExportKind, any KindImporter.Type>, migrations: [Migration],
+        caches: [String] = []
     ) {
         self.domain = domain
-        self.kinds = kinds
+        kinds = importers.map(\.key)
+        self.importers = Dictionary(importers.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         self.migrations = migrations
         self.caches = caches
-        self.makeImporter = makeImporter
+    }
+
+    /// How a record of `kind` is validated: no database needed (`report check`).
+    public func validator(for kind: ExportKind) throws -> RecordValidator {
+        guard let type = importers[kind] else { throw KindOutsideDomain(kind: kind, domain: domain) }
+        return type.erasedValidator
+    }
+
+    /// The importer of `kind`, its statements prepared on `database`.
+    public func makeImporter(_ kind: ExportKind, _ database: Database) throws -> ErasedKindImporter {
+        guard let type = importers[kind] else { throw KindOutsideDomain(kind: kind, domain: domain) }
+        return try type.init(database: database).erased
     }
 }
 

@@ -24,11 +24,13 @@ final class ImportCheckTests: XCTestCase {
         return try XCTUnwrap(ImportFiles.expand([path]).first)
     }
 
-    private func importer(checkOnly: Bool, strict: Bool = false) throws -> Importer {
+    /// `report check` (no database) or `report import` of one file, with the same options.
+    private func importer(checkOnly: Bool, strict: Bool = false) throws -> (ImportFiles.Entry) -> FileOutcome {
         var options = Importer.Options()
-        options.checkOnly = checkOnly
         options.strict = strict
+        if checkOnly { return ImportCheck(modules: [HabitsModule.module.imports], options: options).checkFile }
         return try Importer(database: store.database, modules: [HabitsModule.module.imports], options: options)
+            .importFile
     }
 
     func testCheckCountsAndNamesWhatTheImportWouldAndWritesNothing() throws {
@@ -36,7 +38,7 @@ final class ImportCheckTests: XCTestCase {
         let before = try store.snapshot()
         let sqlite = TestStore.backend == .sqlite  // data_version is SQLite's
         let changes = sqlite ? try store.database.scalarInt("PRAGMA data_version") : nil
-        let checked = try importer(checkOnly: true).importFile(entry)
+        let checked = try importer(checkOnly: true)(entry)
         XCTAssertEqual(checked.status, .checked)
         XCTAssertEqual([checked.records, checked.accepted, checked.rejected], [3, 1, 2])
         XCTAssertEqual(try store.snapshot(), before)
@@ -45,7 +47,7 @@ final class ImportCheckTests: XCTestCase {
         XCTAssertFalse(store.database.isInTransaction)
         if sqlite { XCTAssertEqual(try store.database.scalarInt("PRAGMA data_version"), changes) }
 
-        let imported = try importer(checkOnly: false).importFile(entry)
+        let imported = try importer(checkOnly: false)(entry)
         XCTAssertEqual(imported.status, .imported)
         XCTAssertEqual(checked.rejectMessages, imported.rejectMessages)
         XCTAssertEqual(
@@ -56,8 +58,8 @@ final class ImportCheckTests: XCTestCase {
 
     func testStrictCheckFailsAtTheFirstRejectionLikeTheImport() throws {
         let entry = try file("tasks.json", Self.tasks)
-        let checked = try importer(checkOnly: true, strict: true).importFile(entry)
-        let imported = try importer(checkOnly: false, strict: true).importFile(entry)
+        let checked = try importer(checkOnly: true, strict: true)(entry)
+        let imported = try importer(checkOnly: false, strict: true)(entry)
         XCTAssertEqual(checked.status, imported.status)
         guard case .failed(let reason) = checked.status else { return XCTFail("\(checked.status)") }
         XCTAssertEqual(
@@ -75,9 +77,9 @@ final class ImportCheckTests: XCTestCase {
             {"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "A", "state": "terminee"}
             {"id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "B", "state": "a_faire"}
             """)
-        let checked = try importer(checkOnly: true).importFile(lines)
+        let checked = try importer(checkOnly: true)(lines)
         XCTAssertEqual([checked.records, checked.accepted, checked.rejected], [2, 2, 0])
-        let broken = try importer(checkOnly: true).importFile(try file("tasks-broken.json", "[{\"id\": "))
+        let broken = try importer(checkOnly: true)(try file("tasks-broken.json", "[{\"id\": "))
         guard case .failed(let reason) = broken.status else { return XCTFail("\(broken.status)") }
         XCTAssertTrue(reason.hasPrefix("malformed JSON: "), reason)
         XCTAssertTrue(reason.hasSuffix("; nothing of this file was stored"), reason)
@@ -108,8 +110,10 @@ final class ImportCheckAcrossBatchesTests: XCTestCase {
 
         func run(checkOnly: Bool) throws -> FileOutcome {
             var options = Importer.Options()
-            options.checkOnly = checkOnly
             options.messagesPerFile = 100
+            if checkOnly {
+                return ImportCheck(modules: [HabitsModule.module.imports], options: options).checkFile(entry)
+            }
             return try Importer(database: store.database, modules: [HabitsModule.module.imports], options: options)
                 .importFile(entry)
         }

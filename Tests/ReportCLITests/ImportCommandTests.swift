@@ -475,6 +475,23 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath))
     }
 
+    /// More rejections than a file's messages: the check says where they would be kept, since it
+    /// keeps none; it opens no database (a `--db`-less run in a folder it cannot write still checks).
+    func testCheckSaysItKeepsNoRejectionAndOpensNoDatabase() throws {
+        let records = (1...25).map { #"{"id": "t\#($0)", "user_id": "u1", "date": "2026-11-01", "state": "done"}"# }
+        let file = try write("tasks.jsonl", records.joined(separator: "\n") + "\n")
+        let run = report(["check", file], environment: ["REPORT_DB": "/proc/no-such-folder/report.sqlite"])
+        XCTAssertEqual(run.code, .rejected, run.err)
+        XCTAssertEqual(
+            run.errLines.last,
+            "\(file): 5 more rejected records (check stores nothing: `report import` keeps them all in the "
+                + "import_rejects table)")
+        let imported = report(["import", "--db", databasePath, file])
+        XCTAssertEqual(imported.code, .rejected, imported.err)
+        XCTAssertEqual(imported.errLines.last, "\(file): 5 more rejected records (all are in the import_rejects table)")
+        XCTAssertEqual(try Database(path: databasePath).scalarInt("SELECT COUNT(*) FROM import_rejects"), 25)
+    }
+
     func testTheDatabaseComesFromTheEnvironmentUnlessGiven() throws {
         let file = try write("users.json", #"[{"id": "u1"}]"#)
         let other = path("other.sqlite")

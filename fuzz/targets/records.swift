@@ -23,8 +23,10 @@ import Glibc
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRecords(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
-    let kinds = [HabitsModule.module, BookingsModule.module, FleetModule.module].flatMap(\.kinds)
-    let kind = kinds[Int(data[0]) % kinds.count]
+    let kinds = modules.flatMap { module in module.kinds.map { (module, $0) } }
+    let (module, kind) = kinds[Int(data[0]) % kinds.count]
+    // The module's validator, as `report check` runs it: no database.
+    guard let validator = try? module.validator(for: kind) else { fail("no validator for \(kind.name)") }
     let input = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
     let reader = JSONRecordReader(source: MemoryByteSource(input), jsonLines: true)
     var records = 0
@@ -44,12 +46,12 @@ public func fuzzRecords(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         records += 1
         guard let record = next else { break }
         guard case .success(let tape) = record.tape else { continue }
-        let first = outcome(kind) { () throws(FieldError) in try RecordReader(record: tape) }
-        let second = outcome(kind) { () throws(FieldError) in try RecordReader(record: tape) }
+        let first = outcome(validator) { () throws(FieldError) in try RecordReader(record: tape) }
+        let second = outcome(validator) { () throws(FieldError) in try RecordReader(record: tape) }
         require(
             first == second, "validating twice gave \(String(describing: first)) then \(String(describing: second))")
         let value = tape.value(at: 0)
-        let fromTree = outcome(kind) { () throws(FieldError) in try RecordReader(record: value) }
+        let fromTree = outcome(validator) { () throws(FieldError) in try RecordReader(record: value) }
         require(
             first == fromTree,
             "the tape gave \(String(describing: first)) but the tree \(String(describing: fromTree))")
@@ -66,35 +68,16 @@ public func fuzzRecords(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
+let modules = [HabitsModule.module, BookingsModule.module, FleetModule.module].map(\.imports)
+
 /// The kind's validation of one record (on the reader's tape, or built in memory): nil when
 /// valid, else its error.
-func outcome(_ kind: ExportKind, _ record: () throws(FieldError) -> RecordReader) -> FieldError? {
+func outcome(_ validator: RecordValidator, _ record: () throws(FieldError) -> RecordReader) -> FieldError? {
     do {
-        try validate(kind, record())
+        _ = try validator(record())
         return nil
     } catch {
         return error
-    }
-}
-
-func validate(_ kind: ExportKind, _ value: RecordReader) throws(FieldError) {
-    switch kind {
-    case .users: _ = try UsersImporter.validate(value)
-    case .flows: _ = try FlowsImporter.validate(value)
-    case .tasks: _ = try TasksImporter.validate(value)
-    case .focusSessions: _ = try FocusSessionsImporter.validate(value)
-    case .logins: _ = try LoginsImporter.validate(value)
-    case .moods: _ = try MoodsImporter.validate(value)
-    case .services: _ = try ServicesImporter.validate(value)
-    case .slots: _ = try SlotsImporter.validate(value)
-    case .customers: _ = try CustomersImporter.validate(value)
-    case .bookings: _ = try BookingsImporter.validate(value)
-    case .events: _ = try EventImporter.validate(value)
-    case .groups: _ = try GroupImporter.validate(value)
-    case .drivers: _ = try DriverImporter.validate(value)
-    case .assignments: _ = try AssignmentImporter.validate(value)
-    case .loanRecords: _ = try LoanRecordImporter.validate(value)
-    default: break
     }
 }
 

@@ -37,8 +37,8 @@ public enum CheckCommand: Command {
         name: "check",
         abstract: "Validate export files without storing anything; same messages as import.",
         discussion: """
-            Reads every record and applies every rule of import, then stores nothing (a scratch
-            in-memory database is used). Exit code 3 when records would be rejected, 1 when a file is
+            Reads every record and applies every rule of import, and opens no database: nothing is
+            stored anywhere. Exit code 3 when records would be rejected, 1 when a file is
             malformed or cannot be read.
             """,
         positionals: "PATH...", minimumPositionals: 1,
@@ -74,17 +74,23 @@ enum ImportRun {
         let console = context.console
         let settings = try ImportSettings(context, checkOnly: checkOnly)
         let entries = settings.entries
-        let database =
-            checkOnly
-            ? try Database(path: ":memory:")
-            : try DatabaseAccess.forWriting(context)
-        let importer = try Importer(
-            database: database, modules: context.modules.map(\.imports), options: settings.options)
-        showProgress(of: importer, on: console)
+        let modules = context.modules.map(\.imports)
+        // A check opens no database at all: it reads and validates, as an import does.
+        let reading: FileReading
+        let readFile: (ImportFiles.Entry) -> FileOutcome
+        if checkOnly {
+            let check = ImportCheck(modules: modules, options: settings.options)
+            (reading, readFile) = (check, check.checkFile)
+        } else {
+            let importer = try Importer(
+                database: try DatabaseAccess.forWriting(context), modules: modules, options: settings.options)
+            (reading, readFile) = (importer, importer.importFile)
+        }
+        showProgress(of: reading, on: console)
         let started = Date()
         var totals = (files: 0, imported: 0, skipped: 0, failed: 0, records: 0, accepted: 0, rejected: 0)
         for entry in entries {
-            let outcome = importer.importFile(entry)
+            let outcome = readFile(entry)
             console.clearProgress()
             totals.files += 1
             totals.records += outcome.records
@@ -126,8 +132,8 @@ enum ImportRun {
     }
 
     /// Draws the one progress line while a file is read (at a terminal only).
-    static func showProgress(of importer: Importer, on console: Console) {
-        importer.progress = { progress in
+    static func showProgress(of reading: FileReading, on console: Console) {
+        reading.progress = { progress in
             var line = "importing \(progress.file)  \(progress.records) records"
             if let bytes = progress.bytes, bytes.total > 0 {
                 line +=
@@ -142,10 +148,12 @@ enum ImportRun {
     static func rejectionLines(_ outcome: FileOutcome) -> [String] {
         var lines = outcome.rejectMessages
         if outcome.rejected > outcome.rejectMessages.count, !outcome.failed {
+            let more = "\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records"
             lines.append(
-                "\(outcome.file): \(outcome.rejected - outcome.rejectMessages.count) more rejected records (all are "
-                    + "in the import_rejects table)"
-            )
+                more
+                    + (outcome.status == .checked
+                        ? " (check stores nothing: `report import` keeps them all in the import_rejects table)"
+                        : " (all are in the import_rejects table)"))
         }
         return lines.map { $0.oneLine() }
     }

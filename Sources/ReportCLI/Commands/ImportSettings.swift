@@ -14,7 +14,6 @@ struct ImportSettings {
         var options = Importer.Options()
         options.strict = context.arguments.flag("strict")
         options.force = context.arguments.flag("force")
-        options.checkOnly = checkOnly
         let kinds = KindRegistry(context.modules.map(\.imports))
         if let name = context.arguments.value("kind") {
             guard let kind = kinds.kind(named: name) else {
