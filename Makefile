@@ -7,7 +7,9 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 APT_PACKAGES := pkg-config libsqlite3-dev libxlsxwriter-dev libssl-dev zlib1g-dev librsvg2-dev libpq-dev time
-TEST_APT_PACKAGES := libreoffice-calc-nogui unzip postgresql
+# Carlito: Calibri's metrics, so LibreOffice lays the workbooks out as Excel does (page counts are
+# tested); poppler-utils: pdftotext reads each printed page.
+TEST_APT_PACKAGES := libreoffice-calc-nogui fonts-crosextra-carlito poppler-utils unzip postgresql
 PIP_PACKAGES := openpyxl duckdb pandas frictionless
 DEMO_AS_OF := 2026-11-29T06:00:00+01:00
 RELEASE_BIN := .build/release/report

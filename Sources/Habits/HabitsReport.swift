@@ -132,6 +132,9 @@ enum HabitsReportLayout {
                 }
             }, caption: "The badges earned, by user and day")
         table.primaryKey = ["user_id", "day", "badge"]
+        // A row per badge earned (1,100 in two months): `daily` counts them by day and the Summary
+        // by type, so the sheet stays for filtering but does not print 18 pages.
+        table.printsInWorkbook = false
         table.workbookRowLimit = workbookRowLimit
         return table
     }

@@ -79,6 +79,10 @@ public struct Table: Sendable {
     /// lists bookings without a code under the empty code, its key, so its schema declares no
     /// missing value and a loader keeps `""` as a code.
     public var emptyIsAValue = false
+    /// Whether the workbook prints the table's sheet. A long list whose every row another sheet
+    /// already counts (the habits `badges`, counted by day in `daily` and by type on the Summary)
+    /// stays in the workbook for filtering but off paper.
+    public var printsInWorkbook = true
 
     public init(
         name: String, title: String? = nil, columns: [Column], rows: Rows,

@@ -71,6 +71,23 @@ struct XLSXSummarySheet {
                 try label(figure.title, figure.value, style: try XLSXColumnStyle(figure.type, in: workbook))
             }
         }
+        // A table of at most one row prints here, as label and value lines, not on a page of its own.
+        for table in XLSXWriter.sheetOrder(report.tables)
+        where XLSXWriter.onSummary(table) && table.printsInWorkbook
+            && !XLSXWriter.feedsAChartOnly(table, in: report)
+        {
+            try heading(table.title)
+            guard let values = table.rows.makeIterator().next() else {
+                try cells.writeText("No rows in this period.", row: row, column: 0, format: nil)
+                row += 1
+                continue
+            }
+            for (index, column) in table.columns.enumerated() {
+                try label(
+                    column.title, index < values.count ? values[index] : .empty,
+                    style: try XLSXColumnStyle(column.type, in: workbook))
+            }
+        }
         let notes = report.notes + cells.log.allNotes
         if !notes.isEmpty {
             try heading("Notes")
