@@ -5,7 +5,7 @@
 // The targets are the layers (docs/ARCHITECTURE.md); their dependencies are the rules the
 // compiler holds (every build passes `--explicit-target-dependency-import-check error`, so an
 // import this file does not declare fails): Writers never see Store, domains never see a C module
-// or a writer, and Store, JSON, Import, ReportModel, Writers and ReportCLI never name a domain:
+// or a writer, and Store, JSON, Import, ReportModel, Writers, ReportApp and ReportCLI never name a domain:
 // the domains are registered by the executables (`report`, the tests).
 import PackageDescription
 
@@ -48,12 +48,19 @@ let package = Package(
         .target(name: "Bookings", dependencies: domain),
         .target(name: "Fleet", dependencies: domain),
 
-        // The application and its command line, over whatever modules are registered.
+        // The application: open, analyze, write; import and check; the nightly job. Its entry
+        // points take values (settings), never the command line.
+        .target(
+            name: "ReportApp",
+            dependencies: [
+                "ArgumentParsing", "DomainInterface", "Import", "Store", "JSON", "ReportModel", "ByteOutput", "Writers",
+                "Time",
+            ]),
+        // The command line: parses each command's options once, into the application's settings.
         .target(
             name: "ReportCLI",
             dependencies: [
-                "ArgumentParsing", "Store", "JSON", "Import", "ReportModel",
-                "ByteOutput", "Writers", "Time", "DomainInterface",
+                "ArgumentParsing", "DomainInterface", "Import", "ReportApp", "ReportModel", "Store", "Writers", "Time",
             ]),
         .executableTarget(name: "report", dependencies: ["ReportCLI", "Habits", "Bookings", "Fleet"]),
         .executableTarget(name: "SampleGenerator", dependencies: ["ArgumentParsing", "ByteOutput"]),
@@ -79,7 +86,7 @@ let package = Package(
         .testTarget(
             name: "ReportCLITests",
             dependencies: [
-                "ReportCLI", "Habits", "Bookings", "Fleet",
+                "ReportCLI", "ReportApp", "Habits", "Bookings", "Fleet",
                 "ReportTestSupport", "ArgumentParsing",
             ],
             exclude: ["__Snapshots__", "Support"]),

@@ -10,6 +10,10 @@ public struct ParsedArguments: Sendable, Equatable {
     public var values: [String: [String]] = [:]
     public var flags: Set<String> = []
     public var positionals: [String] = []
+    /// The options of the command the arguments were parsed for (empty: built by hand, in a test).
+    public var declared: Set<String> = []
+
+    public init() {}
 
     public func flag(_ name: String) -> Bool { flags.contains(name) }
     /// The last value given for an option (a later `--db` wins over an earlier one).
@@ -21,6 +25,7 @@ public struct ParsedArguments: Sendable, Equatable {
 public enum ArgumentParser {
     public static func parse(_ arguments: [String], for spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
+        parsed.declared = Set(spec.options.map(\.name))
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {

@@ -45,22 +45,12 @@ public struct CommandSpec: Sendable {
         self.discussion = discussion
         self.positionals = positionals
         self.minimumPositionals = minimumPositionals
-        self.options = options + [.flag("help", short: "h", help: "Show this help and exit.")]
+        self.options = options + [Self.help.spec]
     }
+
+    /// `--help`, which every command has.
+    public static let help = Flag("help", short: "h", help: "Show this help and exit.")
 
     func option(named name: String) -> OptionSpec? { options.first { $0.name == name } }
     func option(short: Character) -> OptionSpec? { options.first { $0.short == short } }
-}
-
-/// The options every command shares (SPEC §7).
-public enum CommonOptions {
-    public static let database = OptionSpec.value(
-        "db", "PATH|URL",
-        help: "A SQLite file, or postgresql://user@host/db (default: $REPORT_DB, else report.sqlite here).")
-    public static let quiet = OptionSpec.flag("quiet", short: "q", help: "Print only warnings and errors.")
-    public static let asOf = OptionSpec.value(
-        "as-of", "TIMESTAMP", help: "The moment the report describes, e.g. 2026-11-29T06:00:00+01:00 (default: now).")
-    public static let busyTimeout = OptionSpec.value(
-        "busy-timeout", "SECONDS",
-        help: "How long to wait for a database another process is writing (default: $REPORT_BUSY_TIMEOUT, else 60).")
 }

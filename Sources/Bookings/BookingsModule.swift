@@ -46,19 +46,24 @@ public enum BookingsModule {
             Files: bookings-<month>.xlsx, bookings-<month>/ (CSV), bookings-<month>.md; a range gives
             bookings-<from>_<to>.
             """,
-        options: [
-            .value("month", "YYYY-MM", help: "The month to report (the current month ends at --as-of)."),
-            .value("from", "DATE", help: "First day of the period (with --to)."),
-            .value("to", "DATE", help: "Last day of the period (with --from)."),
-            .value("timezone", "TZ", help: "The IANA time zone of days and periods (default Europe/Paris)."),
-        ])
+        options: [Options.month.spec, Options.from.spec, Options.to.spec, Options.timeZone.spec])
+
+    /// The options of `report bookings`, each declared once.
+    enum Options {
+        static let month = Option<String>(
+            "month", "YYYY-MM", help: "The month to report (the current month ends at --as-of).")
+        static let from = Option.day("from", help: "First day of the period (with --to).")
+        static let to = Option.day("to", help: "Last day of the period (with --from).")
+        static let timeZone = Option<String>(
+            "timezone", "TZ", help: "The IANA time zone of days and periods (default Europe/Paris).")
+    }
 
     /// `report bookings` options, checked once: the period and the time zone.
     @Sendable static func request(_ arguments: ParsedArguments, asOf: Timestamp) throws -> ReportRequest {
-        let zone = arguments.value("timezone") ?? "Europe/Paris"
-        let from = try arguments.day("from"), to = try arguments.day("to")
+        let zone = try arguments.value(Options.timeZone) ?? "Europe/Paris"
+        let from = try arguments.value(Options.from), to = try arguments.value(Options.to)
         let options: BookingsOptions
-        switch (arguments.value("month"), from, to) {
+        switch (try arguments.value(Options.month), from, to) {
         case (let month?, nil, nil):
             options = try BookingsOptions.month(month, timeZone: zone, asOf: asOf)
         case (nil, let from?, let to?):

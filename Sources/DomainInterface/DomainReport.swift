@@ -54,11 +54,12 @@ public struct ReportRequest: Sendable {
     }
 }
 
-extension ParsedArguments {
-    /// A date option `YYYY-MM-DD`, or a usage error naming the option.
-    public func day(_ name: String) throws(UsageError) -> Day? {
-        guard let text = value(name) else { return nil }
-        guard let day = Day(text) else { throw UsageError("--\(name): invalid date \"\(text)\" (use YYYY-MM-DD)") }
-        return day
+extension Option where Value == Day {
+    /// A date option `YYYY-MM-DD`; a bad value is a usage error naming the option.
+    public static func day(_ name: String, help: String) -> Option<Day> {
+        Option(name, "DATE", help: help) { (text: String) throws(UsageError) in
+            guard let day = Day(text) else { throw UsageError("--\(name): invalid date \"\(text)\" (use YYYY-MM-DD)") }
+            return day
+        }
     }
 }

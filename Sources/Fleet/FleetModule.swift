@@ -44,23 +44,27 @@ public enum FleetModule {
             Utilization is the union of each car's loans within the event's opening hours, to date at
             --as-of. Files: fleet-<event>.xlsx, fleet-<event>/ (CSV), fleet-<event>.md (+ SVG charts).
             """,
-        options: [
-            .value("event", "ID", help: "The event, e.g. salon2016; without it the command lists the events."),
-            .value(
-                "grace-minutes", "N", help: "Minutes after the planned return before a return is late (default 15)."),
-        ])
+        options: [Options.event.spec, Options.graceMinutes.spec])
+
+    /// The options of `report fleet`, each declared once.
+    enum Options {
+        static let event = Option<String>(
+            "event", "ID", help: "The event, e.g. salon2016; without it the command lists the events.")
+        static let graceMinutes = Option<Int>(
+            "grace-minutes", "N", help: "Minutes after the planned return before a return is late (default 15)."
+        ) { (text: String) throws(UsageError) in
+            guard let value = Int(text), value >= 0, value <= 10_000 else {
+                throw UsageError("--grace-minutes: invalid number \"\(text)\" (0 to 10000)")
+            }
+            return value
+        }
+    }
 
     /// `report fleet` options, checked once: the event and the grace minutes.
     @Sendable static func request(_ arguments: ParsedArguments, asOf: Timestamp) throws -> ReportRequest {
         // Without an event the command lists the events (`ScopeRequired`), from `reportScopes`.
-        guard let event = arguments.value("event") else { throw ScopeRequired(option: "event") }
-        var grace = 15
-        if let text = arguments.value("grace-minutes") {
-            guard let value = Int(text), value >= 0, value <= 10_000 else {
-                throw UsageError("--grace-minutes: invalid number \"\(text)\" (0 to 10000)")
-            }
-            grace = value
-        }
+        guard let event = try arguments.value(Options.event) else { throw ScopeRequired(option: "event") }
+        let grace = try arguments.value(Options.graceMinutes) ?? 15
         return reportRequest(FleetOptions(eventId: event, asOf: asOf, graceMinutes: grace))
     }
 

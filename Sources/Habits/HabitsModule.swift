@@ -48,26 +48,30 @@ public enum HabitsModule {
             Files: habits-<date>.xlsx, habits-<date>/ (CSV), habits-<date>.md; a range gives
             habits-<from>_<to>.
             """,
-        options: [
-            .value("date", "DATE", help: "The one day to report (default: yesterday in Europe/Paris)."),
-            .value("from", "DATE", help: "First day of the period (with --to)."),
-            .value("to", "DATE", help: "Last day of the period (with --from)."),
-            .value("user", "ID", help: "Only this user, in every table."),
-            .value("day-start", "HH:MM", help: "When a day starts on the wall clock (default 00:00)."),
-        ])
+        options: [Options.date.spec, Options.from.spec, Options.to.spec, Options.user.spec, Options.dayStart.spec])
 
-    /// `report habits` options, checked once: the period, the user and the day start.
-    @Sendable static func request(_ arguments: ParsedArguments, asOf: Timestamp) throws -> ReportRequest {
-        var dayStart = 0
-        if let text = arguments.value("day-start") {
+    /// The options of `report habits`, each declared once.
+    enum Options {
+        static let date = Option.day("date", help: "The one day to report (default: yesterday in Europe/Paris).")
+        static let from = Option.day("from", help: "First day of the period (with --to).")
+        static let to = Option.day("to", help: "Last day of the period (with --from).")
+        static let user = Option<String>("user", "ID", help: "Only this user, in every table.")
+        static let dayStart = Option<Int>(
+            "day-start", "HH:MM", help: "When a day starts on the wall clock (default 00:00)."
+        ) { (text: String) throws(UsageError) in
             guard let minutes = ClockTime.minutes(text) else {
                 throw UsageError("--day-start: invalid time \"\(text)\" (use HH:MM)")
             }
-            dayStart = minutes
+            return minutes
         }
-        let user = arguments.value("user")
-        let date = try arguments.day("date")
-        let from = try arguments.day("from"), to = try arguments.day("to")
+    }
+
+    /// `report habits` options, checked once: the period, the user and the day start.
+    @Sendable static func request(_ arguments: ParsedArguments, asOf: Timestamp) throws -> ReportRequest {
+        let dayStart = try arguments.value(Options.dayStart) ?? 0
+        let user = try arguments.value(Options.user)
+        let date = try arguments.value(Options.date)
+        let from = try arguments.value(Options.from), to = try arguments.value(Options.to)
         let options: HabitsOptions
         switch (date, from, to) {
         case (let day?, nil, nil):

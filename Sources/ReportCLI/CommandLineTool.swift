@@ -1,8 +1,8 @@
+import ArgumentParsing
 import DomainInterface
 import Foundation
-import ArgumentParsing
+import ReportApp
 import ReportModel
-import Store
 
 /// The `report` command line: dispatches to a subcommand and turns every error into one line on
 /// standard error and an exit code (SPEC §7). Help goes to standard output.
@@ -52,11 +52,11 @@ public enum CommandLineTool {
         var databasePath = "the database"
         do {
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec)
-            if parsed.flag("help") {
+            if parsed[CommandSpec.help] {
                 console.output(HelpFormatter.help(for: command.spec))
                 return .success
             }
-            console.quiet = parsed.flag("quiet")
+            console.quiet = parsed[CommonOptions.quiet]
             let context = CommandContext(
                 arguments: parsed, console: console, environment: environment, modules: modules)
             databasePath = context.databasePath
@@ -75,33 +75,10 @@ public enum CommandLineTool {
     /// The one line for a failure: a database problem (locked, read-only, damaged, full) says
     /// which database and what to do; anything else is already written for the user.
     static func describe(_ error: any Error, database: String) -> String {
-        let text =
-            (error as? any StoreFailure)?.advice(database: StoreLocation.display(database)) ?? String(describing: error)
-        return text.oneLine()
+        FailureText.describe(error, database: database)
     }
 }
 
 extension String {
-    /// Line breaks (from a path or a value quoted in a message) shown as `\n`, so that an error
-    /// stays the one line that cron mails and scripts grep.
-    func oneLine() -> String {
-        guard contains(where: \.isNewline) else { return self }
-        var result = ""
-        for character in self {
-            if character == "\r\n" {
-                result += "\\r\\n"
-            } else if character == "\n" {
-                result += "\\n"
-            } else if character == "\r" {
-                result += "\\r"
-            } else if character.isNewline {
-                result += " "
-            } else {
-                result.append(character)
-            }
-        }
-        return result
-    }
-
     func trimmingTrailingNewline() -> String { hasSuffix("\n") ? String(dropLast()) : self }
 }

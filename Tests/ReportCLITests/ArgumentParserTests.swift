@@ -26,6 +26,31 @@ final class ArgumentParserTests: XCTestCase {
         XCTAssertEqual(parsed.positionals, ["x.json", "--not-an-option"])
     }
 
+    /// Options declared once, read through the declaration: the parse of a value, its usage error
+    /// naming the option, a flag, and an option that was not given.
+    func testTypedKeysReadWhatTheirDeclarationSays() throws {
+        let count = Option<Int>("count", "N", help: "How many.") { (text: String) throws(UsageError) in
+            guard let value = Int(text), value > 0 else {
+                throw UsageError("--count: not a positive number \"\(text)\"")
+            }
+            return value
+        }
+        let verbose = Flag("verbose", help: "Say more.")
+        let name = Option<String>("name", "TEXT", help: "A name.")
+        let typed = CommandSpec(name: "typed", abstract: "Typed.", options: [count.spec, verbose.spec, name.spec])
+        let parsed = try ArgumentParser.parse(["--count", "12", "--verbose"], for: typed)
+        XCTAssertEqual(try parsed.value(count), 12)
+        XCTAssertTrue(parsed[verbose])
+        XCTAssertNil(try parsed.value(name))
+        XCTAssertFalse(parsed.has(name))
+        XCTAssertEqual(parsed.declared, ["count", "verbose", "name", "help"])
+        let bad = try ArgumentParser.parse(["--count", "-3"], for: typed)
+        XCTAssertThrowsError(try bad.value(count)) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "--count: not a positive number \"-3\"")
+        }
+        XCTAssertFalse(try ArgumentParser.parse([], for: typed)[verbose])
+    }
+
     func testUsageErrorsSayWhatToDo() {
         XCTAssertThrowsError(try ArgumentParser.parse(["--nope", "x"], for: spec)) { error in
             XCTAssertEqual("\(error)", "unknown option --nope for `report demo`; see `report demo --help`")

@@ -1,3 +1,4 @@
+import ReportApp
 import ArgumentParsing
 import Foundation
 import Store

@@ -3,6 +3,7 @@ import ArgumentParsing
 import Foundation
 import Time
 import XCTest
+@testable import ReportApp
 @testable import ReportCLI
 #if canImport(Glibc)
 import Glibc

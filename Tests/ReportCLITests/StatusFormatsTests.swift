@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import XCTest
 @testable import ReportCLI
 
@@ -67,6 +68,25 @@ final class StatusFormatsTests: CLITestCase {
                 "habits,report habits --from 2026-11-28 --to 2026-11-28,,2026-11-28,2026-11-28,4,records", "",
             ])
         XCTAssertEqual(report(["status", "--db", databasePath, "--reportable"]).code, .usage)
+    }
+
+    /// A database that holds nothing of `report` (a new file, or one another program made) is said
+    /// to be empty, with what to do; it is not "older than this release", and stays untouched.
+    func testAnEmptyDatabaseIsSaidToBeEmpty() throws {
+        let empty = path("empty.sqlite")
+        try Database(path: empty).execute("CREATE TABLE other_app (x INTEGER)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: empty))
+        for command in [["status"], ["habits", "--date", "2026-11-28", "--as-of", "2026-11-29T06:00:00Z"]] {
+            let run = report(command + ["--db", empty])
+            XCTAssertEqual(run.code, .failure, run.err)
+            XCTAssertEqual(
+                run.errLines,
+                [
+                    "report \(command[0]): \(empty) is empty: it holds no report data yet; import exports into it "
+                        + "first (`report import PATH...` with the same --db)"
+                ])
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: empty)), before)
     }
 
     func testOneFormatAtATime() {

@@ -1,30 +1,60 @@
 import ArgumentParsing
+import Foundation
 import Import
+import ReportApp
+
+/// The options of `report import` and `report check`, each declared once.
+enum ImportOptions {
+    static let kind = Option<String>(
+        "kind", "NAME", help: "Treat every file as this kind instead of telling it from the file name.")
+    static let strict = Flag("strict", help: "Fail a whole file (store nothing of it) at its first rejected record.")
+    static let checkStrict = Flag("strict", help: "Report a whole file as failing at its first rejected record.")
+    static let force = Flag("force", help: "Import files again even when the same content was imported before.")
+}
 
 /// What `report import` and `report check` are asked for, read from the arguments and checked
-/// once, before anything is opened (as `NightlySettings` does for the nightly job): the
-/// importer's options (`--strict`, `--force`, `--kind` among the registered kinds) and the files.
+/// once, before anything is opened (as `NightlySettings` is for the nightly job): the reading
+/// options (`--strict`, `--force`, `--kind` among the registered kinds), the files, and for an
+/// import the database.
 struct ImportSettings {
-    let options: Importer.Options
+    let options: FileReading.Options
     /// The files in import order (SPEC §1): arguments as given, folders in byte order of paths.
     let entries: [ImportFiles.Entry]
+    /// nil for a check, which opens no database.
+    let database: DatabaseSettings?
 
     init(_ context: CommandContext, checkOnly: Bool) throws {
-        if !checkOnly { _ = try context.busyTimeoutMilliseconds() }  // a bad value fails before any work
-        var options = Importer.Options()
-        options.strict = context.arguments.flag("strict")
-        options.force = context.arguments.flag("force")
+        let arguments = context.arguments
+        database = checkOnly ? nil : try context.databaseSettings()  // a bad value fails before any work
+        var options = FileReading.Options()
+        options.strict = arguments[checkOnly ? ImportOptions.checkStrict : ImportOptions.strict]
+        options.force = !checkOnly && arguments[ImportOptions.force]
         let kinds = KindRegistry(context.modules.map(\.imports))
-        if let name = context.arguments.value("kind") {
+        if let name = try arguments.value(ImportOptions.kind) {
             guard let kind = kinds.kind(named: name) else {
                 throw UsageError("--kind: unknown kind \"\(name)\"; known kinds: \(kinds.knownNames)")
             }
             options.kind = kind
         }
         self.options = options
-        do { entries = try ImportFiles.expand(context.arguments.positionals) } catch {
+        do { entries = try ImportFiles.expand(arguments.positionals) } catch {
             throw CommandFailure("\(error)")
         }
-        try ImportRun.requireExportFiles(in: context.arguments.positionals, found: entries)
+        try Self.requireExportFiles(in: arguments.positionals, found: entries)
+    }
+
+    /// A folder argument holding no export file is a failure, not a quiet success of 0 files:
+    /// a wrong path or a cron job looking at an empty mount must be seen (issue 12). Checked
+    /// before the database is opened, so nothing is created or changed.
+    static func requireExportFiles(in arguments: [String], found entries: [ImportFiles.Entry]) throws {
+        for argument in arguments {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue
+            else { continue }
+            let prefix = argument.hasSuffix("/") ? argument : argument + "/"
+            if !entries.contains(where: { $0.path.hasPrefix(prefix) }) {
+                throw CommandFailure("no export files under \(argument) (looked for *.json, *.jsonl, *.ndjson and .gz)")
+            }
+        }
     }
 }

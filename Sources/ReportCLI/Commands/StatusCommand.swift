@@ -2,8 +2,8 @@ import ArgumentParsing
 import DomainInterface
 import Foundation
 import Import
+import ReportApp
 import Store
-import Time
 import Writers
 
 /// `report status`: what the database holds, as aligned text, `--json` or `--csv`.
@@ -12,20 +12,23 @@ public enum StatusCommand: Command {
         name: "status",
         abstract: "Show what the database holds: kinds, counts, date ranges, what can be reported, last imports.",
         options: [
-            CommonOptions.database, CommonOptions.busyTimeout, CommonOptions.quiet,
-            .flag("json", help: "Print one JSON object (kinds, counts, date ranges, last imports), for monitoring."),
-            .flag("csv", help: "Print the kinds table as CSV (kind, records, from, to), for scripts."),
-            .flag(
-                "reportable",
-                help: "With --csv: print what can be reported instead (domain, command, name, from, to, count, unit)."),
+            CommonOptions.database.spec, CommonOptions.busyTimeout.spec, CommonOptions.quiet.spec, json.spec, csv.spec,
+            reportable.spec,
         ])
+
+    static let json = Flag(
+        "json", help: "Print one JSON object (kinds, counts, date ranges, last imports), for monitoring.")
+    static let csv = Flag("csv", help: "Print the kinds table as CSV (kind, records, from, to), for scripts.")
+    static let reportable = Flag(
+        "reportable",
+        help: "With --csv: print what can be reported instead (domain, command, name, from, to, count, unit).")
 
     /// How `status` prints, read from the arguments once.
     enum Format {
         case text, json, csv
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
-            switch (arguments.flag("json"), arguments.flag("csv")) {
+            switch (arguments[StatusCommand.json], arguments[StatusCommand.csv]) {
             case (true, true): throw UsageError("--json and --csv are two formats of one output: give one")
             case (true, false): self = .json
             case (false, true): self = .csv
@@ -36,7 +39,8 @@ public enum StatusCommand: Command {
 
     public static func run(_ context: CommandContext) throws -> ExitCode {
         let format = try Format(context.arguments)
-        let database = try DatabaseAccess.forReading(context, mode: .readOnly)
+        let database = try DatabaseAccess.forReading(
+            try context.databaseSettings(), modules: context.modules, mode: .readOnly)
         let path = database.path  // a PostgreSQL URL with its password masked
         let summary = try StatusCommand.summary(of: database, path: path, modules: context.modules)
         let console = context.console
@@ -46,11 +50,13 @@ public enum StatusCommand: Command {
             return .success
         }
         if format == .csv {
-            let table = context.arguments.flag("reportable") ? summary.scopesTable : summary.kindsTable
+            let table = context.arguments[StatusCommand.reportable] ? summary.scopesTable : summary.kindsTable
             try console.withOutputSink { try CSVWriter().writeTable(table, to: $0) }
             return .success
         }
-        if context.arguments.flag("reportable") { throw UsageError("--reportable is a table of --csv: add --csv") }
+        if context.arguments[StatusCommand.reportable] {
+            throw UsageError("--reportable is a table of --csv: add --csv")
+        }
         console.output("database \(path)")
         let lines =
             [["kind", "records", "from", "to"]] + summary.kinds.map { [$0.name, String($0.records), $0.from, $0.to] }

@@ -2,18 +2,46 @@ import ArgumentParsing
 import DomainInterface
 import Foundation
 import Import
+import ReportModel
 import Store
 import Time
 import Writers
 
+/// `report nightly`, given its settings: takes the database's nightly lock, then runs the night.
+public enum NightlyJob {
+    public static func run(_ settings: NightlySettings, modules: [DomainModule], console: Console) throws -> ExitCode {
+        // The lock of the database, not of this machine: machines sharing one server share it.
+        switch try Database.tryExclusiveLock(
+            named: "nightly", path: settings.database.path,
+            busyTimeoutMilliseconds: settings.database.busyTimeoutMilliseconds)
+        {
+        case .held(let holderName):
+            // A log line like every other of the job: UTC time first (issue 12).
+            NightlyLog(console: console).warning("another run holds \(holderName); nothing done")
+            return .busy
+        case .acquired(let lock):
+            defer { lock.release() }
+            var run = NightlyRun(settings: settings, modules: modules, console: console)
+            return run.run()
+        }
+    }
+}
+
 /// One nightly run, once the lock is held: clean up, import and file away the inbox, write the
 /// reports, log a summary. A failing file or report never stops the others; each is logged and
 /// counted, and the exit code says what happened.
+///
+/// One connection does the night's work (the import, which brings the schema up to date, then
+/// what each domain owes); the reports, made side by side, each read on a connection of their own
+/// (a connection runs one snapshot on one thread at a time), with the schema checked once already.
 struct NightlyRun {
     let settings: NightlySettings
-    let context: CommandContext
+    let modules: [DomainModule]
+    let console: Console
     let log: NightlyLog
     private var tally = Tally()
+    /// The night's connection, once the import opened it.
+    private var database: Database?
 
     struct Tally {
         var imported = 0, alreadyImported = 0, failedFiles = 0, records = 0, rejected = 0
@@ -23,18 +51,19 @@ struct NightlyRun {
         var failures: Int { failedFiles + failedReports + otherFailures }
     }
 
-    init(settings: NightlySettings, context: CommandContext) {
+    init(settings: NightlySettings, modules: [DomainModule], console: Console) {
         self.settings = settings
-        self.context = context
-        log = NightlyLog(console: context.console)
+        self.modules = modules
+        self.console = console
+        log = NightlyLog(console: console)
     }
 
     mutating func run() -> ExitCode {
         let started = Date()
         log.info(
             "started: inbox \(settings.inbox), archive \(settings.archive), reports "
-                + "\(settings.output ?? ReportOutput.defaultDirectory), as-of \(settings.asOf), database "
-                + "\(StoreLocation.display(settings.databasePath))"
+                + "\(settings.output ?? ReportFiles.defaultDirectory), as-of \(settings.asOf), database "
+                + "\(StoreLocation.display(settings.database.path))"
         )
         if let outputFolder = prepareFolders() {
             removeStaleTemporaryFiles(outputFolder: outputFolder)
@@ -76,7 +105,7 @@ struct NightlyRun {
         } else if !isFolder.boolValue {
             return stop("\(settings.archive): not a folder; give another --archive DIR; nothing done")
         }
-        do { return try ReportOutput.outputDirectory(settings.output) } catch {
+        do { return try ReportFiles.outputDirectory(settings.output) } catch {
             return stop("\(error); nothing done")
         }
     }
@@ -97,7 +126,7 @@ struct NightlyRun {
         }
         for result in results {
             for path in result.removed {
-                log.info("removed \(ReportOutput.displayPath(URL(fileURLWithPath: path))), left by an interrupted run")
+                log.info("removed \(ReportFiles.displayPath(URL(fileURLWithPath: path))), left by an interrupted run")
             }
             for error in result.errors {
                 log.warning(error)
@@ -124,22 +153,22 @@ struct NightlyRun {
         do {
             var options = Importer.Options()
             options.refuseEmptyFiles = true  // a crashed exporter leaves empty files: to failed/, not the archive
-            importer = try Importer(
-                database: try DatabaseAccess.forWriting(context),
-                modules: context.modules.map(\.imports), options: options)
+            let database = try DatabaseAccess.forWriting(settings.database)
+            importer = try Importer(database: database, modules: modules.map(\.imports), options: options)
+            self.database = database
         } catch {
             log.warning(
-                "\(StoreLocation.display(settings.databasePath)): "
-                    + "\(CommandLineTool.describe(error, database: settings.databasePath)); no file imported"
+                "\(StoreLocation.display(settings.database.path)): "
+                    + "\(FailureText.describe(error, database: settings.database.path)); no file imported"
             )
             tally.otherFailures += 1
             return
         }
         if entries.isEmpty { log.info("\(settings.inbox): no export file to import") }
-        ImportRun.showProgress(of: importer, on: context.console)
+        ImportMessages.showProgress(of: importer, on: console)
         for entry in entries {
             let outcome = importer.importFile(entry)
-            context.console.clearProgress()
+            console.clearProgress()
             file(outcome, entry: entry, relative: String(entry.displayName.dropFirst(prefix.count)))
         }
     }
@@ -155,11 +184,11 @@ struct NightlyRun {
             tally.imported += 1
             tally.records += outcome.records
             tally.rejected += outcome.rejected
-            for line in ImportRun.rejectionLines(outcome) { log.warning("rejected: " + line) }
-            for line in ImportRun.warningLines(outcome) { log.warning(line) }
+            for line in ImportMessages.rejectionLines(outcome) { log.warning("rejected: " + line) }
+            for line in ImportMessages.warningLines(outcome) { log.warning(line) }
             let text =
                 "imported \(outcome.file) (\(kind)): \(outcome.records) records, \(outcome.rejected) "
-                + "rejected\(ImportRun.recordsMemberNote(outcome))"
+                + "rejected\(ImportMessages.recordsMemberNote(outcome))"
             guard let archived = archive(entry, folder: folder, name: name) else { return }
             if outcome.rejected > 0 || !outcome.warnings.isEmpty {
                 log.warning(text + "; archived to " + archived)
@@ -175,7 +204,7 @@ struct NightlyRun {
             )
         case .failed(let reason):
             tally.failedFiles += 1
-            let line = ImportRun.failureLine(outcome.file, reason)
+            let line = ImportMessages.failureLine(outcome.file, reason)
             // Logged before the move: a run killed in between logs it again, but never not at all.
             log.warning("failed: " + line)
             do {
@@ -219,20 +248,34 @@ struct NightlyRun {
     /// Each registered module says which reports it owes at as-of (the fleet: its open events).
     private mutating func writeReports(to outputFolder: URL) {
         var reports: [ReportRequest] = []
+        let database: Database
+        do {
+            database = try self.database ?? DatabaseAccess.forReading(settings.database, modules: modules)
+        } catch {
+            for module in modules where settings.domains.contains(module.name) {
+                log.warning(
+                    "\(module.name) reports failed: \(FailureText.describe(error, database: settings.database.path))")
+                tally.failedReports += 1
+            }
+            return
+        }
         // `--only` leaves the other domains out; a domain with no data at all gets no report (an
         // empty report every morning is a quiet success that hides a broken export).
-        for module in context.modules where settings.domains.contains(module.name) {
-            if module.report.requiresData, (try? ReportPreconditions.hasData(of: module, context)) == false {
-                log.info("no \(module.name) data in the database: no \(module.name) report")
-                continue
-            }
+        for module in modules where settings.domains.contains(module.name) {
             do {
-                let owed = try DatabaseAccess.withSnapshot(context) { try module.nightlyReports(settings.asOf, $0) }
+                let owed = try database.transaction(immediate: false) { () throws -> [ReportRequest]? in
+                    if module.report.requiresData, !(try module.hasData(database)) { return nil }
+                    return try module.nightlyReports(settings.asOf, database)
+                }
+                guard let owed else {
+                    log.info("no \(module.name) data in the database: no \(module.name) report")
+                    continue
+                }
                 if owed.isEmpty { log.info("no \(module.name) report owed at \(settings.asOf)") }
                 reports += owed
             } catch {
                 log.warning(
-                    "\(module.name) reports failed: \(CommandLineTool.describe(error, database: settings.databasePath))"
+                    "\(module.name) reports failed: \(FailureText.describe(error, database: settings.database.path))"
                 )
                 tally.failedReports += 1
             }
@@ -249,14 +292,17 @@ struct NightlyRun {
         let slots = DispatchSemaphore(value: max(2, ProcessInfo.processInfo.activeProcessorCount))
         for (request, outcome) in zip(reports, outcomes) {
             slots.wait()
-            DispatchQueue.global().async(group: group) { [context] in
+            DispatchQueue.global().async(group: group) { [settings] in
                 defer { slots.signal() }
                 outcome.set(
                     Result {
-                        let report = try DatabaseAccess.report(request, context)
-                        let result = try ReportOutput.writeFiles(
-                            report, formats: (xlsx: true, csv: true, md: true),
-                            csvOptions: CSVOptions(), to: outputFolder)
+                        // The schema was checked (brought up to date) by the night's connection.
+                        let reader = try Database(
+                            path: settings.database.path,
+                            busyTimeoutMilliseconds: settings.database.busyTimeoutMilliseconds,
+                            createIfMissing: false)
+                        let report = try reader.transaction(immediate: false) { try request.make(reader) }
+                        let result = ReportFiles.write(report, formats: .all, to: outputFolder)
                         if let failure = result.failure { throw failure }
                         // The night takes an empty period (`--allow-empty`): written, and logged.
                         return (report.baseName, result.written.count, report.emptyPeriod)
@@ -271,13 +317,13 @@ struct NightlyRun {
                 if let line = written.emptyPeriod { log.info("\(request.label) report: " + line) }
                 log.info(
                     "wrote \(request.label) report \(written.baseName) (xlsx, csv, md, \(written.files) files) "
-                        + "to \(ReportOutput.displayPath(outputFolder))"
+                        + "to \(ReportFiles.displayPath(outputFolder))"
                 )
             case .failure(let error)?:
                 tally.failedReports += 1
                 log.warning(
                     "\(request.label) report failed: "
-                        + "\(CommandLineTool.describe(error, database: settings.databasePath))"
+                        + "\(FailureText.describe(error, database: settings.database.path))"
                 )
             case nil:
                 preconditionFailure("a report thread ended without a result")
