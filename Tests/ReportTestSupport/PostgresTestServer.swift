@@ -293,11 +293,25 @@ public struct TestServerError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// The backend the store tests run against: SQLite unless `REPORT_TEST_BACKEND=postgresql`
-/// (`make test` runs the import and report suites once per backend, with the same tests).
+/// The backend the store tests run against: SQLite unless `REPORT_TEST_BACKEND=postgresql`, or
+/// `REPORT_TEST_BACKEND=citus` (PostgreSQL too, on a Citus cluster: `CitusTestServer`). `make test`
+/// runs the import and report suites once per backend, with the same tests.
 public enum TestStore {
+    /// The kind of store: `.postgresql` on Citus too (Citus speaks PostgreSQL; `isCitus` tells).
     public static var backend: StoreKind {
-        ProcessInfo.processInfo.environment["REPORT_TEST_BACKEND"] == "postgresql" ? .postgresql : .sqlite
+        switch ProcessInfo.processInfo.environment["REPORT_TEST_BACKEND"] {
+        case "postgresql", "citus": return .postgresql
+        default: return .sqlite
+        }
+    }
+
+    /// Whether the PostgreSQL databases are schemas of the Citus test cluster.
+    public static var isCitus: Bool { ProcessInfo.processInfo.environment["REPORT_TEST_BACKEND"] == "citus" }
+
+    /// Throws what a test of this backend must do when the backend cannot run here: on Citus, skip
+    /// when Citus is not installed and cannot be, fail when `make test` would install it.
+    public static func checkAvailable() throws {
+        if isCitus { try CitusTestServer.checkInstalled() }
     }
 
     /// The query listing a table's columns in order (`?` the table name), in the backend's catalogue.
@@ -312,11 +326,13 @@ public enum TestStore {
     }
 
     /// A fresh, empty database: a file `name` in `directory` on SQLite, a new database of the test
-    /// server on PostgreSQL.
+    /// server on PostgreSQL, a new schema of the Citus test cluster on Citus.
     public static func freshLocation(in directory: String, name: String = "t.sqlite") throws -> String {
         switch backend {
         case .sqlite: return (directory as NSString).appendingPathComponent(name)
-        case .postgresql: return try PostgresTestServer.shared().freshDatabase()
+        case .postgresql:
+            return isCitus
+                ? try CitusTestServer.shared().freshDatabase() : try PostgresTestServer.shared().freshDatabase()
         }
     }
 }
