@@ -38,7 +38,7 @@ enum BookingsBreakdowns {
                    TOTAL(CASE WHEN b.status IN ('paid', 'done') AND l.old_price_cents > l.price_cents
                               THEN l.old_price_cents - l.price_cents ELSE 0 END)
             FROM bookings b
-            JOIN booking_lines l ON l.booking_id = b.id
+            JOIN booking_lines l ON l.customer_id = b.customer_id AND l.booking_id = b.id
             LEFT JOIN services s ON s.id = l.service_id
             WHERE \(filter.condition)
             GROUP BY l.service_id, s.name, s.category

@@ -81,7 +81,7 @@ public final class BookingsImporter: KindImporter {
             ], key: ["id"])
         lines = try ChildRows(
             database: database, table: "booking_lines", parentColumn: "booking_id",
-            columns: ["service_id", "price_cents", "old_price_cents"])
+            columns: ["customer_id", "service_id", "price_cents", "old_price_cents"])
     }
 
     public static func validate(_ record: RecordReader) throws(FieldError) -> BookingRecord {
@@ -98,7 +98,9 @@ public final class BookingsImporter: KindImporter {
         try lines.replace(
             parent: booking.id,
             rows: booking.lines.map {
-                [.text($0.serviceId), .integer($0.priceCents), .optional($0.oldPriceCents)]
+                // The line carries its booking's customer: the column a distributed database
+                // places both by (`report distribute`).
+                [.text(booking.customerId), .text($0.serviceId), .integer($0.priceCents), .optional($0.oldPriceCents)]
             })
     }
 }

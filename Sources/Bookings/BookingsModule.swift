@@ -31,6 +31,11 @@ public enum BookingsModule {
             .slots: .instant("starts_at_us"), .customers: .instant("created_at_us"),
             .bookings: .instant("starts_at_us"),
         ],
+        distribution: [
+            .reference(table: "services"), .reference(table: "slots"), .reference(table: "customers"),
+            .distributed(table: "bookings", column: "customer_id", colocatedWith: nil),
+            .distributed(table: "booking_lines", column: "customer_id", colocatedWith: "bookings"),
+        ],
         nightlyReports: { asOf, _ in
             // The month to date, as `report bookings` without a period.
             [reportRequest(try BookingsOptions.currentMonth(asOf: asOf))]

@@ -88,7 +88,7 @@ struct QualityIssue: Sendable, Equatable {
         let statement = try database.prepare(
             """
             SELECT DISTINCT b.id, l.service_id, b.starts_at_us, b.created_at_us FROM bookings b
-            JOIN booking_lines l ON l.booking_id = b.id
+            JOIN booking_lines l ON l.customer_id = b.customer_id AND l.booking_id = b.id
             WHERE \(filter.condition) AND NOT EXISTS (SELECT 1 FROM services s WHERE s.id = l.service_id)
             """)
         try statement.bind([.integer(calendar.start), .integer(calendar.end)])

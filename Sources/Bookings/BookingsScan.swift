@@ -25,7 +25,7 @@ extension BookingsTotals {
                        (SELECT TOTAL(CASE WHEN l.old_price_cents > l.price_cents
                                       THEN l.old_price_cents - l.price_cents ELSE 0 END)
                         FROM booking_lines l
-                        WHERE l.booking_id = b.id AND l.old_price_cents IS NOT NULL)
+                        WHERE l.customer_id = b.customer_id AND l.booking_id = b.id AND l.old_price_cents IS NOT NULL)
                    ELSE 0 END,
                    COALESCE(NULLIF(b.postal_code, ''), NULLIF(c.postal_code, ''), ''),
                    c.id IS NULL,

@@ -66,6 +66,17 @@ public enum BookingsSchema {
             ) STRICT, WITHOUT ROWID;
             """)
 
+    /// Step 2: a service line carries its booking's customer, the column a distributed database
+    /// (Citus) places a booking and its lines by, so that both live on one node; lines of earlier
+    /// imports get it from their booking.
+    public static let version2 = Migration(
+        domain: "bookings", version: 2,
+        sql: """
+            ALTER TABLE booking_lines ADD COLUMN customer_id TEXT;
+            UPDATE booking_lines
+                SET customer_id = (SELECT b.customer_id FROM bookings b WHERE b.id = booking_lines.booking_id);
+            """)
+
     /// Every bookings migration, oldest first.
-    public static let migrations: [Migration] = [version1]
+    public static let migrations: [Migration] = [version1, version2]
 }

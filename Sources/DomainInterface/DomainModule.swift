@@ -17,17 +17,23 @@ public struct DomainModule: Sendable {
     /// of (`statusColumns`; kinds absent there show none): the tables the domain owns, which the
     /// application never queries itself (`holdings`, `hasData`).
     public let tables: [KindTable]
+    /// How the domain's tables are laid out on a distributed database (`report distribute`): the
+    /// big ones split by the column their queries name (user, customer, event), colocated; the
+    /// small ones copied to every node.
+    public let distribution: [TableDistribution]
     /// The reports a night owes at as-of, read from `database` where that depends on the data
     /// (the fleet's open events); throws when the data cannot be read.
     public let nightlyReports: @Sendable (_ asOf: Timestamp, _ database: Database) throws -> [ReportRequest]
 
     public init(
         imports: ImportModule, report: DomainReport, statusColumns: [ExportKind: StatusColumn],
+        distribution: [TableDistribution] = [],
         nightlyReports: @escaping @Sendable (Timestamp, Database) throws -> [ReportRequest]
     ) {
         self.imports = imports
         self.report = report
         tables = imports.kinds.map { KindTable($0, range: statusColumns[$0]) }
+        self.distribution = distribution
         self.nightlyReports = nightlyReports
     }
 

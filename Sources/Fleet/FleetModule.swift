@@ -35,6 +35,12 @@ public enum FleetModule {
             .events: .date("starts_on"), .assignments: .instant("planned_time_out_us"),
             .loanRecords: .instant("recorded_at_us"),
         ],
+        distribution: [
+            .reference(table: "events"), .reference(table: "groups"), .reference(table: "drivers"),
+            .distributed(table: "assignments", column: "event_id", colocatedWith: nil),
+            // loan_records and loan_impacts stay on the coordinator until they carry their event
+            // (a record may arrive before its assignment): issue 29, fleet step 2.
+        ],
         nightlyReports: nightlyReports)
 
     static let command = CommandSpec(

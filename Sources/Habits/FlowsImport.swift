@@ -86,7 +86,7 @@ public final class FlowsImporter: KindImporter {
                 "import_seq",
             ], key: ["id"])
         contexts = try ChildRows(
-            database: database, table: "flow_contexts", parentColumn: "flow_id", columns: ["context"])
+            database: database, table: "flow_contexts", parentColumn: "flow_id", columns: ["user_id", "context"])
     }
 
     public static func validate(_ record: RecordReader) throws(FieldError) -> FlowRecord { try FlowRecord(record) }
@@ -98,6 +98,7 @@ public final class FlowsImporter: KindImporter {
             .optional(flow.streakDay), .integer(flow.stepsTotal), .integer(flow.stepsDone),
             .optionalInstant(flow.createdAt), .optionalInstant(flow.completedAt), .integer(sequence),
         ])
-        try contexts.replace(parent: flow.id, rows: flow.contexte.map { [.text($0)] })
+        // A context carries its flow's user: the column a distributed database places both by.
+        try contexts.replace(parent: flow.id, rows: flow.contexte.map { [.text(flow.userId), .text($0)] })
     }
 }

@@ -33,6 +33,16 @@ public enum HabitsModule {
             .users: .instant("created_at_us"), .flows: .date("date"), .tasks: .date("date"),
             .focusSessions: .instant("started_at_us"), .logins: .instant("at_us"), .moods: .date("date"),
         ],
+        distribution: [
+            .distributed(table: "users", column: "id", colocatedWith: nil),
+            .distributed(table: "tasks", column: "user_id", colocatedWith: "users"),
+            .distributed(table: "flows", column: "user_id", colocatedWith: "users"),
+            .distributed(table: "flow_contexts", column: "user_id", colocatedWith: "users"),
+            .distributed(table: "focus_sessions", column: "user_id", colocatedWith: "users"),
+            .distributed(table: "logins", column: "user_id", colocatedWith: "users"),
+            .distributed(table: "moods", column: "user_id", colocatedWith: "users"),
+            .distributed(table: "habits_streak_state", column: "user_id", colocatedWith: "users"),
+        ],
         nightlyReports: { asOf, _ in
             // Yesterday in Paris, as `report habits` without a period.
             [reportRequest(HabitsOptions(day: HabitsOptions.defaultDay(asOf: asOf), asOf: asOf))]

@@ -90,8 +90,19 @@ public enum HabitsSchema {
             ) STRICT, WITHOUT ROWID;
             """)
 
+    /// Step 5: a flow's contexts carry its user, the column a distributed database (Citus) places
+    /// a flow and its contexts by, so that both live on one node; contexts of earlier imports get
+    /// it from their flow.
+    public static let version5 = Migration(
+        domain: "habits", version: 5,
+        sql: """
+            ALTER TABLE flow_contexts ADD COLUMN user_id TEXT;
+            UPDATE flow_contexts SET user_id = (SELECT f.user_id FROM flows f WHERE f.id = flow_contexts.flow_id);
+            """)
+
     /// Every habits migration, oldest first.
     public static let migrations: [Migration] = [
         version1, HabitsStreakStateSchema.version2, HabitsStreakStateSchema.version3, HabitsStreakStateSchema.version4,
+        version5,
     ]
 }

@@ -82,7 +82,8 @@ final class HabitsRecordReader {
                 """
                 SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
                        f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
-                FROM flows f LEFT JOIN flow_contexts c ON c.flow_id = f.id AND f.etat = 'termine'
+                FROM flows f
+                LEFT JOIN flow_contexts c ON c.user_id = f.user_id AND c.flow_id = f.id AND f.etat = 'termine'
                 WHERE f.user_id BETWEEN ?1 AND ?2 ORDER BY f.user_id, f.id, c.position
                 """),
             sessions: try database.prepare(
@@ -99,22 +100,14 @@ final class HabitsRecordReader {
     /// Every user id with at least one record of activity, or `only` when given; byte order.
     ///
     /// Found by seeking each table's `(user_id, …)` index from one id to the next instead of
-    /// reading every row: ten thousand seeks rather than ten million rows.
+    /// reading every row (`Database.distinctValues`): ten thousand seeks rather than ten million rows.
     func userIdsBySeeking(only: String?) throws -> [String] {
         if let only { return try hasAnything(only) ? [only] : [] }
         // Keyed by bytes: a Set of Strings would take an NFC and an NFD spelling of one name
         // for one user, as Swift's == does; ids are compared byte for byte everywhere else.
         var ids: [[UInt8]: String] = [:]
         for table in ["tasks", "flows", "focus_sessions", "logins", "moods"] {
-            let statement = try database.prepare(
-                """
-                WITH RECURSIVE seen(id) AS (
-                    SELECT min(user_id) FROM \(table)
-                    UNION ALL
-                    SELECT (SELECT min(user_id) FROM \(table) WHERE user_id > seen.id) FROM seen
-                    WHERE seen.id IS NOT NULL)
-                SELECT id FROM seen WHERE id IS NOT NULL
-                """)
+            let statement = try database.distinctValues(of: "user_id", in: table)
             while try statement.step() {
                 let id = statement.string(0)
                 ids[Array(id.utf8)] = id

@@ -51,7 +51,7 @@ final class HabitsWindowRecordReader {
             """
             SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
                    f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
-            FROM flows f LEFT JOIN flow_contexts c ON c.flow_id = f.id AND f.etat = 'termine'
+            FROM flows f LEFT JOIN flow_contexts c ON c.user_id = f.user_id AND c.flow_id = f.id AND f.etat = 'termine'
             WHERE f.id IN (
                 SELECT id FROM flows WHERE \(ids) AND date BETWEEN \(firstDate) AND \(lastDate)
                 UNION

@@ -11,10 +11,12 @@ import ReportModel
 /// nothing here names one: each module adds its report command and its part of status and nightly.
 public enum CommandLineTool {
     /// The commands in the order help lists them: import, check, status, one report command per
-    /// module, nightly.
+    /// module, nightly, distribute.
     public static func commands(_ modules: [DomainModule]) -> [CommandEntry] {
         [CommandEntry(ImportCommand.self), CommandEntry(CheckCommand.self), CommandEntry(StatusCommand.self)]
-            + modules.map(ReportCommand.entry) + [CommandEntry(NightlyCommand.self)]
+            + modules.map(ReportCommand.entry) + [
+                CommandEntry(NightlyCommand.self), CommandEntry(DistributeCommand.self),
+            ]
     }
 
     public static func run(

@@ -32,6 +32,8 @@ final class PostgresConnection: StoreConnection {
     static let writerLock: Int64 = 0x5250_5254
     /// Whether `store_changes` (the store's schema step 1) exists here: known once seen.
     private var countsChanges = false
+    /// Which tables Citus distributes, as asked (`isDistributed`).
+    var distributedTables: [String: Bool] = [:]
 
     init(url: String, mode: Database.Mode, busyTimeoutMilliseconds: Int32) throws {
         location = StoreLocation.display(url)

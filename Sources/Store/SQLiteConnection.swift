@@ -123,6 +123,17 @@ final class SQLiteConnection: StoreConnection {
     /// SQLite counts commits itself (`data_version`).
     func willCommitWrites() throws {}
 
+    func distinctValuesSQL(table: String, column: String) throws -> String {
+        seekingDistinctValuesSQL(table: table, column: column)
+    }
+
+    /// A file is one machine's: there is nothing to distribute it over.
+    func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep] {
+        throw StoreError(
+            "\(location) is a SQLite file, which lives on one machine; distributing tables needs a Citus "
+                + "coordinator: give --db postgresql://… (docs/SCALE.md)")
+    }
+
     /// A transaction (or savepoint) is open on this connection.
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

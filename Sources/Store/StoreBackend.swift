@@ -61,6 +61,15 @@ public protocol StoreConnection: AnyObject {
         -> any StoreChildRowsWriter
     /// Reads and drops the result of work sent without waiting (a merge), before a rollback.
     func abandonPendingWork()
+
+    /// A query giving the distinct values of `column` of `table` (which leads an index): a seek
+    /// from one value to the next where the engine runs it on one node, a plain `DISTINCT` each
+    /// node computes where the table is distributed over several.
+    func distinctValuesSQL(table: String, column: String) throws -> String
+
+    /// Lays tables out over the nodes of a distributed database (`Database.distribute`), inside
+    /// the caller's transaction; throws on a backend that is not one.
+    func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep]
 }
 
 /// A compiled statement of a backend: parameters bound by 1-based index, rows read by 0-based column.

@@ -1,4 +1,6 @@
+import Import
 import JSON
+import ReportTestSupport
 import Store
 import Time
 import XCTest
@@ -9,6 +11,30 @@ final class BookingsImportTests: XCTestCase {
 
     override func setUpWithError() throws { store = try BookingsTestStore() }
     override func tearDown() { store = nil }
+
+    /// Bookings step 2 gives every service line its booking's customer (the column a distributed
+    /// database places both by), also the lines a database of the release before holds.
+    func testServiceLinesCarryTheirBookingsCustomerAlsoAfterAMigrationInPlace() throws {
+        let directory = try makeTemporaryFolder("bookings-migration")
+        let location = try TestStore.freshLocation(in: directory.path)
+        let old = try Database(path: location)
+        try Schema.migrate(old, ImportLog.migrations + [BookingsSchema.version1])
+        try old.run(
+            "INSERT INTO bookings (id, customer_id, starts_at_us, created_at_us, status, amount_cents, import_seq) "
+                + "VALUES ('b1', 'c1', 0, 0, 'paid', 100, 1)")
+        try old.run(
+            "INSERT INTO booking_lines (booking_id, position, service_id, price_cents) VALUES ('b1', 0, 's1', 100)")
+        try Schema.migrate(old, ImportLog.migrations + BookingsSchema.migrations)
+        XCTAssertEqual(try old.rows("SELECT booking_id, customer_id FROM booking_lines"), [["b1", "c1"]])
+        let importer = try BookingsImporter(database: old)
+        let moved: JSONValue = [
+            "id": "b1", "customer_id": "c2", "starts_at": "2026-11-02T10:00:00+01:00",
+            "created_at": "2026-11-01T10:00:00+01:00", "status": "paid", "amount_cents": 100,
+            "services": [["service_id": "s1", "price_cents": 100]],
+        ]
+        try importer.importRecord(moved, sequence: 2)
+        XCTAssertEqual(try old.rows("SELECT booking_id, customer_id FROM booking_lines"), [["b1", "c2"]])
+    }
 
     static let booking: JSONValue = [
         "id": "b1", "customer_id": "c1", "slot_id": "m-2026-11-28", "starts_at": "2026-11-28T09:30:00+01:00",

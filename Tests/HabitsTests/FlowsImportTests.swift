@@ -1,4 +1,6 @@
+import Import
 import JSON
+import ReportTestSupport
 import Store
 import Time
 import XCTest
@@ -9,6 +11,29 @@ final class FlowsImportTests: XCTestCase {
 
     override func setUpWithError() throws { store = try HabitsTestStore() }
     override func tearDown() { store = nil }
+
+    /// Habits step 5 gives every context its flow's user (the column a distributed database places
+    /// both by), also the contexts a database of the release before holds; a flow that moves to
+    /// another user takes its contexts along.
+    func testContextsCarryTheirFlowsUserAlsoAfterAMigrationInPlace() throws {
+        let directory = try makeTemporaryFolder("habits-contexts")
+        let location = try TestStore.freshLocation(in: directory.path)
+        let old = try Database(path: location)
+        try Schema.migrate(old, ImportLog.migrations + HabitsSchema.migrations.filter { $0.version <= 4 })
+        try old.run(
+            "INSERT INTO flows (id, user_id, date, libelle_action, etat, steps_total, steps_done, import_seq) "
+                + "VALUES ('f1', 'u1', '2026-11-28', 'Run', 'termine', 0, 0, 1)")
+        try old.run("INSERT INTO flow_contexts (flow_id, position, context) VALUES ('f1', 0, 'Sport')")
+        try Schema.migrate(old, ImportLog.migrations + HabitsSchema.migrations)
+        XCTAssertEqual(try old.rows("SELECT flow_id, user_id, context FROM flow_contexts"), [["f1", "u1", "Sport"]])
+        let moved: JSONValue = [
+            "id": "f1", "userId": "u2", "date": "2026-11-28", "libelleAction": "Run", "etat": "termine",
+            "contexte": ["Sport", "Santé"], "etape": [],
+        ]
+        try FlowsImporter(database: old).importRecord(moved, sequence: 2)
+        XCTAssertEqual(
+            try old.rows("SELECT DISTINCT user_id FROM flow_contexts WHERE flow_id = 'f1'"), [["u2"]])
+    }
 
     static let flow: JSONValue = [
         "id": "f1", "userId": "u1", "date": "2026-11-28", "libelleAction": "Courir", "objectif": "5 km",

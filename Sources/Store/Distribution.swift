@@ -1,0 +1,56 @@
+/// How a table is laid out on a distributed database (Citus, distributed PostgreSQL): the same
+/// rows on every node (a small table every query joins), or split into shards by one column, the
+/// tables of one group in the same shards by the same value (colocated: a user's tasks on the
+/// node that holds the user), so that a query naming one value runs on one node.
+public enum TableDistribution: Sendable, Equatable {
+    /// Copied whole to every node.
+    case reference(table: String)
+    /// Split by `column`; placed with the shards of `colocatedWith` (nil: the first of its group).
+    case distributed(table: String, column: String, colocatedWith: String?)
+
+    public var table: String {
+        switch self {
+        case .reference(let table), .distributed(let table, _, _): return table
+        }
+    }
+}
+
+/// What `Database.distribute` did to one table.
+public struct DistributionStep: Sendable, Equatable {
+    public let table: String
+    /// `reference`, `distributed by user_id`, or `already distributed by user_id`.
+    public let outcome: String
+}
+
+/// The seek from one value of an indexed column to the next, as a recursive query: ten thousand
+/// seeks of the index rather than ten million rows read, on an engine that runs it on one node.
+func seekingDistinctValuesSQL(table: String, column: String) -> String {
+    """
+    WITH RECURSIVE seen(value) AS (
+        SELECT min(\(column)) FROM \(table)
+        UNION ALL
+        SELECT (SELECT min(\(column)) FROM \(table) WHERE \(column) > seen.value) FROM seen
+        WHERE seen.value IS NOT NULL)
+    SELECT value FROM seen WHERE value IS NOT NULL
+    """
+}
+
+extension Database {
+    /// A statement giving the distinct values of `column` of `table` (a column that leads an
+    /// index), in no particular order, read the cheapest way the backend has.
+    public func distinctValues(of column: String, in table: String) throws -> Statement {
+        let sql = try connection.distinctValuesSQL(table: table, column: column)
+        return try prepare(sql)
+    }
+
+    /// Lays the tables out on a Citus coordinator as `plan` says: idempotent (a table already laid
+    /// out is left alone), each table's primary key first widened to start with its distribution
+    /// column where it does not hold it (Citus can only keep a key unique within a shard; the
+    /// import's writer deletes a record's earlier row by its key on every shard, so a record that
+    /// moves to another user, customer or event is still stored once). One transaction: a table
+    /// that cannot be laid out leaves every other as it was. Throws, in one line, on a database
+    /// that is not a Citus coordinator.
+    public func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep] {
+        try transaction { try connection.distribute(plan) }
+    }
+}

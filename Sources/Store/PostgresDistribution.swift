@@ -1,0 +1,95 @@
+/// Citus's side of `Database.distribute`: the extension's functions on a coordinator, and the
+/// query shapes a distributed table needs.
+extension PostgresConnection {
+    /// A distributed table's shards each give their own distinct values (a recursive query over a
+    /// distributed table is refused); elsewhere the seek from one value to the next.
+    func distinctValuesSQL(table: String, column: String) throws -> String {
+        try isDistributed(table)
+            ? "SELECT DISTINCT \(column) FROM \(table)" : seekingDistinctValuesSQL(table: table, column: column)
+    }
+
+    /// Whether Citus lays the table out over several nodes (asked once per table and connection).
+    func isDistributed(_ table: String) throws -> Bool {
+        if let known = distributedTables[table] { return known }
+        let distributed =
+            try scalar(
+                """
+                SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus')
+                    AND EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE relname = 'pg_dist_partition')
+                """)?.int == 1
+            && (try scalar(
+                "SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = to_regclass(?) AND partmethod <> 'n'",
+                [.text(table)])?.int ?? 0) > 0
+        distributedTables[table] = distributed
+        return distributed
+    }
+
+    func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep] {
+        guard try scalar("SELECT count(*) FROM pg_catalog.pg_extension WHERE extname = 'citus'")?.int == 1 else {
+            throw StoreError(
+                "\(location) is a PostgreSQL database without Citus; distributing tables needs a Citus coordinator "
+                    + "(CREATE EXTENSION citus, then citus_add_node for each worker; docs/SCALE.md)")
+        }
+        var steps: [DistributionStep] = []
+        /// The first table of each colocation group, by its distribution column's group name.
+        for entry in plan {
+            let table = entry.table
+            guard try tableExists(table) else {
+                throw StoreError("\(location): no table \(table) to distribute; run `report import` first")
+            }
+            if let method = try scalar(
+                "SELECT partmethod::text FROM pg_catalog.pg_dist_partition WHERE logicalrelid = to_regclass(?)",
+                [.text(table)])?.string
+            {
+                let column = try scalar(
+                    "SELECT column_to_column_name(logicalrelid, partkey) FROM pg_catalog.pg_dist_partition "
+                        + "WHERE logicalrelid = to_regclass(?)", [.text(table)])?.string
+                steps.append(
+                    DistributionStep(
+                        table: table,
+                        outcome: method == "n" ? "already a reference table" : "already distributed by \(column ?? "?")"
+                    ))
+                continue
+            }
+            switch entry {
+            case .reference:
+                _ = try scalar("SELECT create_reference_table(?)", [.text(table)])
+                steps.append(DistributionStep(table: table, outcome: "reference table"))
+            case .distributed(_, let column, let colocatedWith):
+                try widenPrimaryKey(of: table, toStartWith: column)
+                _ = try scalar(
+                    "SELECT create_distributed_table(?, ?, colocate_with => ?)",
+                    [.text(table), .text(column), .text(colocatedWith ?? "default")])
+                steps.append(DistributionStep(table: table, outcome: "distributed by \(column)"))
+            }
+        }
+        return steps
+    }
+
+    /// Citus keeps a key unique within a shard only, so a distributed table's primary key must
+    /// hold its distribution column: `(id)` becomes `(user_id, id)`. An index on the old key's
+    /// columns stays (the import's writer finds a record's earlier row by its key on every shard).
+    private func widenPrimaryKey(of table: String, toStartWith column: String) throws {
+        guard
+            let constraint = try scalar(
+                "SELECT conname::text FROM pg_catalog.pg_constraint WHERE conrelid = to_regclass(?) AND contype = 'p'",
+                [.text(table)])?.string
+        else { return }
+        let keyColumns = try rows(
+            """
+            SELECT a.attname::text FROM pg_catalog.pg_constraint k
+            JOIN LATERAL unnest(k.conkey) WITH ORDINALITY AS c(number, position) ON true
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = c.number
+            WHERE k.conrelid = to_regclass(?) AND k.contype = 'p' ORDER BY c.position
+            """, [.text(table)]
+        ).compactMap { $0[0].string }
+        if keyColumns.contains(column) { return }
+        let quoted = { (name: String) in "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let old = keyColumns.map(quoted).joined(separator: ", ")
+        try execute(
+            "CREATE INDEX IF NOT EXISTS \(quoted(table + "_" + keyColumns.joined(separator: "_") + "_key")) "
+                + "ON \(quoted(table)) (\(old)); "
+                + "ALTER TABLE \(quoted(table)) DROP CONSTRAINT \(quoted(constraint)), "
+                + "ADD PRIMARY KEY (\(quoted(column)), \(old))")
+    }
+}
