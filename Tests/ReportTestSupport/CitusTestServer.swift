@@ -1,9 +1,6 @@
 import Foundation
 import Store
 import XCTest
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A throwaway Citus cluster for the tests (issue 29): a coordinator and two workers, each a
 /// `PostgresTestServer` started with `shared_preload_libraries = 'citus'`, stopped and removed at
@@ -18,7 +15,7 @@ import Glibc
 /// In the `postgres` database of each node: `CREATE EXTENSION citus`; on the coordinator
 /// `citus_set_coordinator_host('127.0.0.1', PORT0)` and `citus_add_node('127.0.0.1', PORTn)` per
 /// worker. A test's empty place is a new schema (`freshDatabase`), not a database: a schema is one
-/// propagated `CREATE SCHEMA` (about 10 ms), where a database needs the extension created in it on
+/// propagated `CREATE SCHEMA` (tens of milliseconds), where a database needs the extension created in it on
 /// every node and the nodes registered again (seconds), and a maintenance daemon per node.
 ///
 /// `citus.shard_count = 4` (two shards per worker instead of Citus's default 32): the same layout
