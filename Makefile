@@ -7,8 +7,10 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 APT_PACKAGES := pkg-config libsqlite3-dev libxlsxwriter-dev libssl-dev zlib1g-dev librsvg2-dev libpq-dev time
-TEST_APT_PACKAGES := libreoffice-calc-nogui unzip postgresql
-PIP_PACKAGES := openpyxl duckdb pandas
+# Carlito: Calibri's metrics, so LibreOffice lays the workbooks out as Excel does (page counts are
+# tested); poppler-utils: pdftotext reads each printed page.
+TEST_APT_PACKAGES := libreoffice-calc-nogui fonts-crosextra-carlito poppler-utils unzip postgresql
+PIP_PACKAGES := openpyxl duckdb pandas frictionless
 DEMO_AS_OF := 2026-11-29T06:00:00+01:00
 RELEASE_BIN := .build/release/report
 FUZZ_SECONDS ?= 60
@@ -30,7 +32,7 @@ test-deps: deps
 	@missing=""; for p in $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
-	@python3 -c "import openpyxl, duckdb, pandas" 2>/dev/null || python3 -m pip install -q --root-user-action=ignore $(PIP_PACKAGES)
+	@python3 -c "import openpyxl, duckdb, pandas, frictionless" 2>/dev/null || python3 -m pip install -q --root-user-action=ignore $(PIP_PACKAGES)
 	@# Citus for the Citus pass, when its installer is beside the repository (it returns at once
 	@# when Citus is installed); without it the Citus tests skip.
 	@if [ -f $(CITUS_INSTALL) ]; then bash $(CITUS_INSTALL); fi

@@ -22,7 +22,13 @@ import Time
 public enum BookingsAnalysis {
     public static func report(database: Database, options: BookingsOptions) throws -> Report {
         let metrics = try BookingsMetrics.compute(database: database, options: options)
-        return BookingsReport.make(metrics)
+        var report = BookingsReport.make(metrics)
+        // No booking and no slot in the period: nothing to report (exit 5 unless --allow-empty).
+        if metrics.totals.overall.bookings == 0, metrics.totals.overall.capacity == 0 {
+            report.emptyPeriod = try BookingsScopes.emptyPeriod(
+                database, options: options, local: metrics.calendar.local)
+        }
+        return report
     }
 }
 

@@ -39,7 +39,8 @@ public enum BookingsModule {
         nightlyReports: { asOf, _ in
             // The month to date, as `report bookings` without a period.
             [reportRequest(try BookingsOptions.currentMonth(asOf: asOf))]
-        })
+        },
+        reportScopes: BookingsScopes.scopes)
 
     static let command = CommandSpec(
         name: "bookings",

@@ -16,8 +16,8 @@ enum BookingsReport {
         ]
         let period = options.monthScope ?? (options.from.description + " to " + options.to.description)
         let tables = BookingsReportTables(metrics)
-        return Report(
-            kind: "bookings", title: "Bookings report: " + period, scope: options.scope,
+        var report = Report(
+            kind: "bookings", title: "Bookings, " + period, scope: options.scope,
             asOf: local.localized(options.asOf), parameters: parameters, figures: figures(metrics),
             // Markdown (chat) shows the latest days first; CSV and XLSX keep the contract order.
             tables: [
@@ -41,6 +41,8 @@ enum BookingsReport {
                 "A customer's first booking is their earliest non-cancelled booking in all the data, before the "
                     + "period too.",
             ])
+        report.timeZone = local.identifier
+        return report
     }
 
     /// The `summary.csv` metrics of SPEC §4, in its order.
@@ -94,9 +96,15 @@ enum BookingsReport {
                 buckets[dayIndex * 3 + period.rawValue].occupancy ?? Double.nan
             }
         }
-        return HeatMap(
+        var heatMap = HeatMap(
             title: "Occupancy by day and period", rowLabels: metrics.calendar.days.map(\.description),
             columnLabels: DayPeriod.allCases.map { Column.humanize($0.name) }, cells: cells,
             fileStem: "occupancy", rowDays: metrics.calendar.days, valueType: .percent, rowHeader: "Day")
+        // Booked and capacity, so that a picture of weeks or months shows booked / capacity of each.
+        let parts = metrics.calendar.days.indices.map { dayIndex in
+            DayPeriod.allCases.map { buckets[dayIndex * 3 + $0.rawValue] }
+        }
+        heatMap.ratioParts = (parts.map { $0.map { Double($0.booked) } }, parts.map { $0.map { Double($0.capacity) } })
+        return heatMap
     }
 }

@@ -31,7 +31,8 @@ struct BookingsReportTables {
                 Column("revenue_eur", .euros, title: "Revenue (EUR)"),
                 Column("discount_eur", .euros, title: "Discount (EUR)"),
             ], rows: rows,
-            caption: "Bookings by day of the appointment; revenue and discounts of paid and done bookings.")
+            caption: "Bookings by day of the appointment; revenue and discounts of paid and done bookings."
+        ).keyed("day")
     }
 
     /// `occupancy.csv`: every day × morning, afternoon, evening, in that order. Rows are made on
@@ -56,7 +57,8 @@ struct BookingsReportTables {
             columns: [
                 Column("day", .date), Column("period", .text), Column("capacity", .integer), Column("booked", .integer),
                 Column("occupancy", .percent, dataBar: true),
-            ], rows: rows, caption: "Booked (not cancelled) against slot capacity; empty without capacity.")
+            ], rows: rows, caption: "Booked (not cancelled) against slot capacity; empty without capacity."
+        ).keyed("day", "period")
     }
 
     /// Occupancy of each day period over the whole period: the data of the column chart.
@@ -83,7 +85,8 @@ struct BookingsReportTables {
             ]
         }
         return Table(
-            name: "services", title: "Services", columns: Self.serviceColumns, rows: rows, outputs: [.csv, .xlsx])
+            name: "services", title: "Services", columns: Self.serviceColumns, rows: rows, outputs: [.csv, .xlsx]
+        ).keyed("service_id")
     }
 
     static let serviceColumns = [
@@ -116,9 +119,14 @@ struct BookingsReportTables {
         let rows = metrics.postalCodes.map { code -> [Value] in
             [.text(code.postalCode), .integer(code.bookings), Self.euros(code.revenueCents)]
         }
-        return Table(
+        // Bookings without any code are listed under the empty code: a value of the key, not a
+        // missing one (the schema says so, and a loader keeps it as "").
+        var table = Table(
             name: "postal_codes", title: "Postal codes", columns: Self.postalCodeColumns, rows: rows,
-            outputs: [.csv, .xlsx])
+            outputs: [.csv, .xlsx]
+        ).keyed("postal_code")
+        table.emptyIsAValue = true
+        return table
     }
 
     static let postalCodeColumns = [
@@ -158,7 +166,7 @@ struct BookingsReportTables {
             caption:
                 "New: first kept booking ever in that month. Returning: a kept booking then, the first before "
                 + "the month."
-        )
+        ).keyed("month")
     }
 
     /// `quality.csv`: (issue, record, detail), details written only when read.

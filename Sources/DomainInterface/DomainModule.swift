@@ -24,17 +24,22 @@ public struct DomainModule: Sendable {
     /// The reports a night owes at as-of, read from `database` where that depends on the data
     /// (the fleet's open events); throws when the data cannot be read.
     public let nightlyReports: @Sendable (_ asOf: Timestamp, _ database: Database) throws -> [ReportRequest]
+    /// What can be reported from the data (`report status`, and the list `report fleet` prints
+    /// without `--event`): the fleet's events, the bookings months, the habits date range.
+    public let reportScopes: @Sendable (_ database: Database) throws -> [ReportScope]
 
     public init(
         imports: ImportModule, report: DomainReport, statusColumns: [ExportKind: StatusColumn],
         distribution: [TableDistribution] = [],
-        nightlyReports: @escaping @Sendable (Timestamp, Database) throws -> [ReportRequest]
+        nightlyReports: @escaping @Sendable (Timestamp, Database) throws -> [ReportRequest],
+        reportScopes: @escaping @Sendable (Database) throws -> [ReportScope] = { _ in [] }
     ) {
         self.imports = imports
         self.report = report
         tables = imports.kinds.map { KindTable($0, range: statusColumns[$0]) }
         self.distribution = distribution
         self.nightlyReports = nightlyReports
+        self.reportScopes = reportScopes
     }
 
     public var name: DomainName { imports.domain }

@@ -41,7 +41,7 @@ public enum FleetModule {
             // loan_records and loan_impacts stay on the coordinator until they carry their event
             // (a record may arrive before its assignment): issue 29, fleet step 2.
         ],
-        nightlyReports: nightlyReports)
+        nightlyReports: nightlyReports, reportScopes: FleetScopes.scopes)
 
     static let command = CommandSpec(
         name: "fleet",
@@ -54,7 +54,8 @@ public enum FleetModule {
 
     /// The options of `report fleet`, each declared once.
     enum Options {
-        static let event = Option<String>("event", "ID", help: "The event (required), e.g. salon2016.")
+        static let event = Option<String>(
+            "event", "ID", help: "The event, e.g. salon2016; without it the command lists the events.")
         static let graceMinutes = Option<Int>(
             "grace-minutes", "N", help: "Minutes after the planned return before a return is late (default 15)."
         ) { (text: String) throws(UsageError) in
@@ -67,9 +68,8 @@ public enum FleetModule {
 
     /// `report fleet` options, checked once: the event and the grace minutes.
     @Sendable static func request(_ arguments: ParsedArguments, asOf: Timestamp) throws -> ReportRequest {
-        guard let event = try arguments.value(Options.event) else {
-            throw UsageError("--event is required; see `report status` for the imported events")
-        }
+        // Without an event the command lists the events (`ScopeRequired`), from `reportScopes`.
+        guard let event = try arguments.value(Options.event) else { throw ScopeRequired(option: "event") }
         let grace = try arguments.value(Options.graceMinutes) ?? 15
         return reportRequest(FleetOptions(eventId: event, asOf: asOf, graceMinutes: grace))
     }

@@ -54,7 +54,9 @@ public enum HabitsAnalysis {
             return accumulator
         }
         if options.usesStreakStateCache { store.save(analysis.checkpoints) }
-        return HabitsReportLayout.report(analysis, options: options)
+        var report = HabitsReportLayout.report(analysis, options: options)
+        if analysis.daily.count == 0 { report.emptyPeriod = try HabitsScopes.emptyPeriod(database, options: options) }
+        return report
     }
 }
 

@@ -31,8 +31,9 @@ struct HabitsCategories: Sendable {
     }
 
     /// One row per category in byte order of its name: (category, minutes, percent, estimated
-    /// minutes, accuracy). `percent` is × 100, rounded half away from zero to 2 places, empty
-    /// when all minutes are 0; `accuracy` = minutes / estimated, empty when nothing was estimated.
+    /// minutes, accuracy, share). `percent` is × 100, rounded half away from zero to 2 places, empty
+    /// when all minutes are 0; `accuracy` = minutes / estimated, empty when nothing was estimated;
+    /// `share` = minutes / all minutes, the ratio (empty when all minutes are 0).
     var rows: [[Value]] {
         // Summed in name order: a dictionary's order changes between runs, and so would the last bit.
         let names = byName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -44,8 +45,14 @@ struct HabitsCategories: Sendable {
             let accuracy: Double? = totals.estimatedMinutes > 0 ? totals.minutes / totals.estimatedMinutes : nil
             return [
                 .text(name), .number(totals.minutes), .number(percent), .number(totals.estimatedMinutes),
-                .number(accuracy),
+                .number(accuracy), .number(all > 0 ? totals.minutes / all : nil),
             ]
         }
+    }
+
+    /// The rows of the workbook and Markdown table: (category, minutes, share, estimated
+    /// minutes, accuracy).
+    var shownRows: [[Value]] {
+        rows.map { [$0[0], $0[1], $0[5], $0[3], $0[4]] }
     }
 }

@@ -46,7 +46,8 @@ public enum HabitsModule {
         nightlyReports: { asOf, _ in
             // Yesterday in Paris, as `report habits` without a period.
             [reportRequest(HabitsOptions(day: HabitsOptions.defaultDay(asOf: asOf), asOf: asOf))]
-        })
+        },
+        reportScopes: HabitsScopes.scopes)
 
     static let command = CommandSpec(
         name: "habits",

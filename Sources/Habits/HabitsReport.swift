@@ -7,18 +7,31 @@ enum HabitsReportLayout {
     static let dailyColumns = [
         Column("user_id"), Column("day", .date), Column("score", .integer, dataBar: true),
         Column("tasks_planned", .integer), Column("tasks_done", .integer), Column("flows", .integer),
-        Column("flows_done", .integer), Column("focus_minutes", .duration), Column("morning_login", .boolean),
+        Column("flows_done", .integer), Column("focus_minutes", .duration, unit: "minutes"),
+        Column("morning_login", .boolean),
         Column("badges", .integer), Column("streak", .integer), Column("consistency", .percent),
-        Column("mood", .integer),
+        Column("mood", .integer, unit: "1-5"),
     ]
     static let badgeColumns = [Column("user_id"), Column("day", .date), Column("badge")]
     static let streakColumns = [
         Column("user_id"), Column("active_days", .integer), Column("current_streak", .integer),
         Column("best_streak", .integer), Column("best_streak_start", .date), Column("best_streak_end", .date),
     ]
+    /// `categories.csv`: `percent` stays 0–100 with 2 decimals as SPEC §3 defines it (a contract
+    /// column never changes meaning); `share`, the same fraction as a 0–1 ratio like every other
+    /// ratio of the CSV files, is added at the end.
     static let categoryColumns = [
-        Column("category"), Column("minutes", .duration), Column("percent", .decimal(places: 2), dataBar: true),
-        Column("estimated_minutes", .duration), Column("accuracy", .percent),
+        Column("category"), Column("minutes", .duration, unit: "minutes"),
+        Column("percent", .decimal(places: 2), unit: "percent, 0-100"),
+        Column("estimated_minutes", .duration, unit: "minutes"), Column("accuracy", .percent),
+        Column("share", .percent),
+    ]
+    /// The categories as people read them (workbook and Markdown): the share as a percentage with
+    /// a data bar, not a 0–100 number with two decimals.
+    static let categoryShownColumns = [
+        Column("category"), Column("minutes", .duration, unit: "minutes"),
+        Column("share", .percent, title: "Share of time", dataBar: true),
+        Column("estimated_minutes", .duration, unit: "minutes"), Column("accuracy", .percent),
     ]
     /// The workbook's `daily` and `badges` sheets stop here (a year of 10,000 users is 3.4
     /// million rows): one sheet under Excel's 1,048,575 rows, the whole tables in the CSV files.
@@ -38,6 +51,11 @@ enum HabitsReportLayout {
             streaksTable(analysis).markdown(.largestFirst("current_streak")),
             Table(
                 name: "categories", columns: categoryColumns, rows: analysis.categories.rows,
+                outputs: [.csv], caption: "Time of the flows done in the period, split equally among their contexts"
+            ).keyed("category"),
+            Table(
+                name: "category_shares", title: "Categories", columns: categoryShownColumns,
+                rows: analysis.categories.shownRows, outputs: [.xlsx, .markdown],
                 caption: "Time of the flows done in the period, split equally among their contexts"
             )
             .markdown(.largestFirst("minutes")),
@@ -45,8 +63,10 @@ enum HabitsReportLayout {
             badgesByTypeTable(analysis.totals),
             qualityTable(analysis.quality),
         ]
-        return Report(
-            kind: "habits", title: "Habits report", scope: options.scope, asOf: options.asOf,
+        let period = options.from == options.to ? options.from.description : "\(options.from) to \(options.to)"
+        var report = Report(
+            kind: "habits", title: "Habits, " + period + (options.user.map { ", user " + $0 } ?? ""),
+            scope: options.scope, asOf: LocalTime.paris.localized(options.asOf),
             parameters: [
                 ("from", options.from.description), ("to", options.to.description),
                 ("user", options.user ?? "all"), ("day_start", options.dayStartText),
@@ -55,15 +75,18 @@ enum HabitsReportLayout {
             charts: [
                 Chart(
                     .line, title: "Average daily score", table: "daily_average", category: "day",
-                    series: ["average_score"], fileStem: "habits-average-score"),
+                    series: ["average_score"], fileStem: "average-score"),
                 Chart(
                     .column, title: "Badges by type", table: "badges_by_type", category: "badge",
-                    series: ["count"], fileStem: "habits-badges-by-type"),
+                    series: ["count"], fileStem: "badges-by-type"),
             ],
             notes: [
                 "Days are taken in each user's time zone (Europe/Paris without one), starting at "
                     + options.dayStartText + "; streaks and consistency count the days before the period too."
             ])
+        // The as-of and the default day are Paris time; each user's days are in their own zone.
+        report.timeZone = LocalTime.paris.identifier
+        return report
     }
 
     /// `daily`: decoded from the packed rows each time a writer reads it.
@@ -84,6 +107,7 @@ enum HabitsReportLayout {
                     ]
                 }
             }, caption: "One row per user and day with a record")
+        table.primaryKey = ["user_id", "day"]
         table.workbookRowLimit = workbookRowLimit
         return table
     }
@@ -107,6 +131,10 @@ enum HabitsReportLayout {
                     return pending.popLast()
                 }
             }, caption: "The badges earned, by user and day")
+        table.primaryKey = ["user_id", "day", "badge"]
+        // A row per badge earned (1,100 in two months): `daily` counts them by day and the Summary
+        // by type, so the sheet stays for filtering but does not print 18 pages.
+        table.printsInWorkbook = false
         table.workbookRowLimit = workbookRowLimit
         return table
     }
@@ -121,7 +149,8 @@ enum HabitsReportLayout {
         }
         return Table(
             name: "streaks", columns: streakColumns, rows: rows,
-            caption: "Streaks up to the period's last day, days before the period included")
+            caption: "Streaks up to the period's last day, days before the period included"
+        ).keyed("user_id")
     }
 
     /// `daily_average`: every calendar day of the period, empty on days without rows.

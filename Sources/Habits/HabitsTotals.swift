@@ -90,7 +90,7 @@ struct HabitsTotals: Sendable {
                     "badges_" + badge.name, .integer(badgeCounts[index]), .integer,
                     title: "Badges: " + HabitsBadges.words(badge.name)))
         }
-        figures.append(Figure("median_current_streak", .number(medianCurrentStreak), .decimal(places: 1)))
+        figures.append(Figure("median_current_streak", .number(medianCurrentStreak), .measure(maximumPlaces: 1)))
         figures.append(Figure("max_best_streak", .integer(maxBestStreak), .integer))
         return figures
     }

@@ -21,7 +21,8 @@ extension HelpFormatter {
         lines.append("  See `report COMMAND --help` for a command's options; `report --version` for the version.")
         lines.append("")
         lines.append("EXIT CODES: 0 success; 1 failure; 2 usage error; 3 done, but records were rejected;")
-        lines.append("  4 another `report nightly` run holds the lock (nothing done).")
+        lines.append("  4 another `report nightly` run holds the lock (nothing done);")
+        lines.append("  5 a report's period holds no data (nothing written; --allow-empty writes it and exits 0).")
         return lines.joined(separator: "\n") + "\n"
     }
 }

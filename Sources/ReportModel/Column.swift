@@ -14,6 +14,10 @@ public enum ColumnType: Sendable, Equatable {
     case duration
     /// Euros with 2 places.
     case euros
+    /// A real quantity that is usually whole (kilometres between two odometer readings, a median
+    /// of whole streaks): shown with as few decimals as the value needs, at most `maximumPlaces`,
+    /// so `18962` stays `18962` and `12.5` stays `12.5`. A loader reads it as a number.
+    case measure(maximumPlaces: Int)
     case date
     case timestamp
     case boolean
@@ -28,12 +32,19 @@ public struct Column: Sendable, Equatable {
     public var type: ColumnType
     /// Draw XLSX data bars over this column (utilization, score, percent).
     public var dataBar: Bool
+    /// The unit of a number (`hours`, `minutes`, `km`), written into the CSV schema's description
+    /// (`datapackage.json`) so that a loader knows what a figure counts; nil where the type says
+    /// it all (euros, ratios, counts, dates).
+    public var unit: String?
 
-    public init(_ name: String, _ type: ColumnType = .text, title: String? = nil, dataBar: Bool = false) {
+    public init(
+        _ name: String, _ type: ColumnType = .text, title: String? = nil, dataBar: Bool = false, unit: String? = nil
+    ) {
         self.name = name
         self.type = type
         self.title = title ?? Column.humanize(name)
         self.dataBar = dataBar
+        self.unit = unit
     }
 
     /// `best_streak_start` → `Best streak start`.

@@ -58,6 +58,10 @@ public struct HeatMap: Sendable, Equatable {
     public var valueType: ColumnType
     /// The header of the row-label column (`Day`, `Row`), so every column has one.
     public var rowHeader: String
+    /// For a grid of ratios (occupancy = booked / capacity): each cell's numerator and
+    /// denominator, so that a picture that groups day rows into weeks or months shows Σ numerators /
+    /// Σ denominators, never a mean of ratios. Nil for a grid of counts, which groups by summing.
+    public var ratioParts: (numerators: [[Double]], denominators: [[Double]])?
 
     public init(
         title: String, rowLabels: [String], columnLabels: [String], cells: [[Double]],
@@ -73,6 +77,15 @@ public struct HeatMap: Sendable, Equatable {
         self.rowDays = rowDays
         self.valueType = valueType
         self.rowHeader = rowHeader
+    }
+
+    public static func == (lhs: HeatMap, rhs: HeatMap) -> Bool {
+        lhs.title == rhs.title && lhs.rowLabels == rhs.rowLabels && lhs.columnLabels == rhs.columnLabels
+            && lhs.cells.elementsEqual(rhs.cells) { $0.elementsEqual($1) { $0 == $1 || ($0.isNaN && $1.isNaN) } }
+            && lhs.backdrop == rhs.backdrop && lhs.fileStem == rhs.fileStem && lhs.rowDays == rhs.rowDays
+            && lhs.valueType == rhs.valueType && lhs.rowHeader == rhs.rowHeader
+            && lhs.ratioParts?.numerators == rhs.ratioParts?.numerators
+            && lhs.ratioParts?.denominators == rhs.ratioParts?.denominators
     }
 }
 
@@ -95,6 +108,13 @@ public struct Report: Sendable {
     public var notes: [String]
     /// The version of the tool that made it (shown in Markdown).
     public var toolVersion: String
+    /// When the report's period holds no data: one line saying so and what the data covers
+    /// (`no habits data on 2026-12-03; the data covers 2026-10-01 to 2026-11-28`). The command
+    /// exits 5 with it unless `--allow-empty` is given; nil for a report with data.
+    public var emptyPeriod: String?
+    /// The IANA zone the workbook's and the Markdown's local times are in (`Europe/Paris`), said
+    /// beside the as-of; nil when the times are in several zones (habits: each user's own).
+    public var timeZone: String?
 
     public init(
         kind: String, title: String, scope: String, asOf: Timestamp,

@@ -1,3 +1,5 @@
+import Time
+
 /// Where a table appears.
 public struct Outputs: OptionSet, Sendable, Hashable {
     public let rawValue: Int
@@ -40,6 +42,10 @@ public enum MarkdownOrder: Sendable, Equatable {
     case latestFirst(String)
     /// The largest first by this numeric column: the table's main figure.
     case largestFirst(String)
+    /// The latest first by this day column among the days up to the given one (the as-of day of
+    /// a running event), then the later days in calendar order: today's figures on top, the days
+    /// still to come after them rather than first.
+    case latestFirstThrough(String, Day)
 }
 
 /// A table of a report: a CSV file, an XLSX sheet, a Markdown section.
@@ -65,6 +71,18 @@ public struct Table: Sendable {
     /// one sheet that Excel opens and the report is bound by its analysis, not by writing cells;
     /// the sheet's last row then says that the whole table is in the CSV file.
     public var workbookRowLimit: Int?
+    /// The columns that identify a row, in the order rows are sorted by (SPEC §6.1: "by their key
+    /// columns"); written as the CSV schema's `primaryKey`. Empty for a table whose rows have no
+    /// key that is never empty (the quality list, the fleet's daily rows of a car without group).
+    public var primaryKey: [String] = []
+    /// Whether an empty CSV field is a value of its own rather than "no value": `postal_codes.csv`
+    /// lists bookings without a code under the empty code, its key, so its schema declares no
+    /// missing value and a loader keeps `""` as a code.
+    public var emptyIsAValue = false
+    /// Whether the workbook prints the table's sheet. A long list whose every row another sheet
+    /// already counts (the habits `badges`, counted by day in `daily` and by type on the Summary)
+    /// stays in the workbook for filtering but off paper.
+    public var printsInWorkbook = true
 
     public init(
         name: String, title: String? = nil, columns: [Column], rows: Rows,
@@ -90,6 +108,13 @@ public struct Table: Sendable {
 }
 
 extension Table {
+    /// The same table with `columns` as its key (`primaryKey`).
+    public func keyed(_ columns: String...) -> Table {
+        var table = self
+        table.primaryKey = columns
+        return table
+    }
+
     /// The same table, shown in Markdown in `order` and with only `columns` (nil: all).
     public func markdown(_ order: MarkdownOrder, columns: [String]? = nil) -> Table {
         var table = self

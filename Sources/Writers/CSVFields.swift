@@ -3,8 +3,10 @@ import ReportModel
 /// The bytes of CSV fields, built in a reusable buffer that the writer drains into its sink.
 ///
 /// Formatting by column type (SPEC §6.1): ratios (`percent`) 4 places, `hours` 2, `euros` 2,
-/// `decimal(places:)` its own, integers plain, booleans `true`/`false`, days `YYYY-MM-DD`,
-/// timestamps ISO 8601 with their own offset, `.empty` an empty field. An integer value in a
+/// `decimal(places:)` its own, `measure` as few as it needs, integers plain, booleans
+/// `true`/`false`, days `YYYY-MM-DD`, timestamps ISO 8601 in UTC (`2026-11-28T16:05:00Z`: one
+/// column never mixes `+02:00` and `+01:00` across a DST change; XLSX and Markdown keep local
+/// time and say the zone), `.empty` an empty field. An integer value in a
 /// fractional column gets the column's places (`12` euros → `12.00`); a real number in an
 /// integer column is rounded to 0 places; one in a non-numeric column shows Swift's shortest form.
 /// Non-finite numbers give an empty field.
@@ -30,13 +32,17 @@ struct CSVFields {
         case .text(let text):
             appendText(text)
         case .integer(let integer):
-            if let places = CSVFields.places(of: type), places > 0 {
+            if case .measure = type {
+                FixedDecimal.append(integer, to: &bytes)
+            } else if let places = CSVFields.places(of: type), places > 0 {
                 FixedDecimal.append(Double(integer), places: places, to: &bytes)
             } else {
                 FixedDecimal.append(integer, to: &bytes)
             }
         case .number(let number):
-            if let places = CSVFields.places(of: type) {
+            if case .measure(let maximumPlaces) = type {
+                FixedDecimal.appendTrimmed(number, maximumPlaces: maximumPlaces, to: &bytes)
+            } else if let places = CSVFields.places(of: type) {
                 FixedDecimal.append(number, places: places, to: &bytes)
             } else if number.isFinite {
                 bytes.append(contentsOf: number.description.utf8)
@@ -44,19 +50,17 @@ struct CSVFields {
         case .day(let day):
             day.appendISO8601(to: &bytes)
         case .timestamp(let timestamp):
-            timestamp.appendISO8601(
-                to: &bytes, offsetSeconds: timestamp.offsetSeconds,
-                fractionDigits: fractionDigits)
+            timestamp.appendISO8601(to: &bytes, offsetSeconds: 0, fractionDigits: fractionDigits)
         case .boolean(let flag):
             bytes.append(contentsOf: flag ? CSVFields.trueBytes : CSVFields.falseBytes)
         }
     }
 
-    /// The decimal places of a numeric column type; nil for the others.
+    /// The decimal places of a numeric column type (the most, for a measure); nil for the others.
     static func places(of type: ColumnType) -> Int? {
         switch type {
         case .integer: return 0
-        case .decimal(let places): return places
+        case .decimal(let places), .measure(let places): return places
         case .percent: return 4
         case .duration, .euros: return 2
         case .text, .date, .timestamp, .boolean: return nil

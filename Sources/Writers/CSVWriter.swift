@@ -25,9 +25,13 @@ public struct CSVWriter: Sendable {
 
     public init(options: CSVOptions = CSVOptions()) { self.options = options }
 
+    /// The schema file written beside the CSV files of a folder.
+    public static let schemaFileName = "datapackage.json"
+
     /// Writes `<directory>/<sanitized baseName>/<table>.csv` for every table with `.csv` in its
     /// outputs, plus `summary.csv` from `report.figures` (unless a table is itself named
-    /// `summary`), as one folder swapped in atomically. Returns the final file URLs in order.
+    /// `summary`), and their schema `datapackage.json` (`TableSchema`), as one folder swapped in
+    /// atomically. Returns the final file URLs in order, the schema last.
     ///
     /// Throws `OutputError` when the directory is missing or not writable, or when two tables
     /// would write the same file.
@@ -47,23 +51,43 @@ public struct CSVWriter: Sendable {
         let summaryName = OutputFiles.fileName("summary", extension: "csv")
         let writesSummary = !names.contains(summaryName)
         try OutputFiles.writeFolder(at: folder) { temporary in
+            var resources: [(table: Table?, file: String, schema: JSONText)] = []
             for (table, name) in zip(tables, names) {
+                var digits: [Int?] = []
                 try OutputFiles.writeFile(at: temporary.appendingPathComponent(name)) { sink in
-                    try writeTable(table, to: sink)
+                    digits = try writeTable(table, to: sink)
                 }
+                resources.append((table, name, TableSchema.schema(of: table, fractionDigits: digits)))
             }
             if writesSummary {
                 try OutputFiles.writeFile(at: temporary.appendingPathComponent(summaryName)) { sink in
                     try writeSummary(report.figures, to: sink)
                 }
+                resources.append((nil, summaryName, TableSchema.summarySchema(report.figures)))
             }
+            let package = TableSchema.package(report, resources: resources, bom: options.bom).rendered()
+            try OutputFiles.writeFile(at: temporary.appendingPathComponent(Self.schemaFileName), contents: package)
         }
-        return (names + (writesSummary ? [summaryName] : [])).map { folder.appendingPathComponent($0) }
+        return (names + (writesSummary ? [summaryName] : []) + [Self.schemaFileName]).map {
+            folder.appendingPathComponent($0)
+        }
     }
 
+    /// The Table Schema (JSON) of one table as `writeTable` writes it, for `--table NAME --schema`:
+    /// the one the table has in `datapackage.json`. `summary` without a table of that name is
+    /// the schema of `summary.csv`.
+    public func schema(of table: Table) -> String {
+        TableSchema.schema(of: table, fractionDigits: CSVWriter.timestampFractionDigits(of: table)).rendered()
+    }
+
+    /// The Table Schema of `summary.csv`.
+    public func summarySchema(_ figures: [Figure]) -> String { TableSchema.summarySchema(figures).rendered() }
+
     /// Writes one table (BOM if asked, header, rows) and flushes the sink: to a file, or to
-    /// `ByteSink.standardOutput()` for piping.
-    public func writeTable(_ table: Table, to sink: ByteSink) throws {
+    /// `ByteSink.standardOutput()` for piping. Returns the fractional digits written in each
+    /// timestamp column (nil for the others), which the schema states.
+    @discardableResult
+    public func writeTable(_ table: Table, to sink: ByteSink) throws -> [Int?] {
         var fields = CSVFields()
         if options.bom { fields.appendByteOrderMark() }
         for (index, column) in table.columns.enumerated() {
@@ -88,6 +112,7 @@ public struct CSVWriter: Sendable {
         }
         try fields.drain(into: sink)
         try sink.flush()
+        return fractionDigits
     }
 
     /// The fractional digits of each column's timestamps (nil for a column without any): the

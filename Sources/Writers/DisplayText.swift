@@ -20,7 +20,7 @@ enum DisplayText {
         case .integer(let whole):
             // Whole numbers stay exact (a Double would turn 2^63 - 1 into …776000).
             switch type {
-            case .decimal, .percent, .duration, .euros: return number(Double(whole), as: type)
+            case .decimal, .percent, .duration, .euros, .measure: return number(Double(whole), as: type)
             case .integer, .text, .date, .timestamp, .boolean: return String(whole)
             }
         case .number(let number):
@@ -39,6 +39,8 @@ enum DisplayText {
             return FixedDecimal.string(number, places: 2)
         case .decimal(let places):
             return FixedDecimal.string(number, places: places)
+        case .measure(let maximumPlaces):
+            return FixedDecimal.trimmedString(number, maximumPlaces: maximumPlaces)
         case .integer:
             return FixedDecimal.string(number, places: 0)
         case .text, .date, .timestamp, .boolean:

@@ -19,6 +19,22 @@ public enum FixedDecimal {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Appends `value` rounded to `maximumPlaces` decimals, without trailing zeros or a lone point:
+    /// `18962`, `12.5` (a `ColumnType.measure`).
+    public static func appendTrimmed(_ value: Double, maximumPlaces: Int, to output: inout [UInt8]) {
+        let start = output.count
+        append(value, places: maximumPlaces, to: &output)
+        guard output[start...].contains(UInt8(ascii: ".")) else { return }
+        while output.last == UInt8(ascii: "0") { output.removeLast() }
+        if output.last == UInt8(ascii: ".") { output.removeLast() }
+    }
+
+    public static func trimmedString(_ value: Double, maximumPlaces: Int) -> String {
+        var bytes: [UInt8] = []
+        appendTrimmed(value, maximumPlaces: maximumPlaces, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Appends the ASCII text of `value` with exactly `places` decimals (nothing when not finite).
     public static func append(_ value: Double, places: Int, to output: inout [UInt8]) {
         guard value.isFinite else { return }

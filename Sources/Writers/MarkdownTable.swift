@@ -1,3 +1,4 @@
+import Time
 import ReportModel
 
 /// One table as a Markdown section: the rows a reader wants first (`Table.markdownOrder`), the
@@ -58,9 +59,11 @@ enum MarkdownTable {
                 while rows.next() != nil { total += 1 }
             }
             return (shown, total)
-        case .latestFirst(let name), .largestFirst(let name):
+        case .latestFirst(let name), .largestFirst(let name), .latestFirstThrough(let name, _):
             sortName = name
         }
+        var through: Day?
+        if case .latestFirstThrough(_, let day) = table.markdownOrder { through = day }
         guard let sortIndex = table.columns.firstIndex(where: { $0.name == sortName }), limit > 0 else {
             var plain = table
             plain.markdownOrder = .asWritten
@@ -74,7 +77,11 @@ enum MarkdownTable {
             a.key != b.key ? a.key > b.key : a.index < b.index
         }
         while let row = rows.next() {
-            let key = sortIndex < row.count ? sortKey(row[sortIndex]) : -Double.infinity
+            var key = sortIndex < row.count ? sortKey(row[sortIndex]) : -Double.infinity
+            // Days after `through` go below every other day, the earliest of them first.
+            if let through, sortIndex < row.count, case .day(let day) = row[sortIndex], day > through {
+                key = -1e12 - Double(day.ordinal)
+            }
             let entry = (key: key, index: index, row: row)
             index += 1
             if kept.count < limit {
@@ -116,6 +123,13 @@ enum MarkdownTable {
         case .latestFirst(let name):
             let title = table.columns.first { $0.name == name }?.title.lowercased() ?? name
             return shown < total ? "The latest \(shown) by \(title), latest first." : "Latest first by \(title)."
+        case .latestFirstThrough(let name, let day):
+            let title = table.columns.first { $0.name == name }?.title.lowercased() ?? name
+            return
+                (shown < total
+                ? "The latest \(shown) by \(title) up to \(day), latest first"
+                : "Latest first by \(title) up to \(day)")
+                + "; the days after it follow."
         case .largestFirst(let name):
             let title = table.columns.first { $0.name == name }?.title.lowercased() ?? name
             return shown < total ? "The top \(shown) by \(title)." : "Largest \(title) first."
@@ -139,7 +153,7 @@ enum MarkdownTable {
     /// Numbers are right-aligned; percent bars stay left so that the bars line up.
     private static func isNumeric(_ type: ColumnType) -> Bool {
         switch type {
-        case .integer, .decimal, .duration, .euros: return true
+        case .integer, .decimal, .duration, .euros, .measure: return true
         case .percent, .text, .date, .timestamp, .boolean: return false
         }
     }

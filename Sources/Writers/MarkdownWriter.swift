@@ -27,7 +27,10 @@ public struct MarkdownWriter: Sendable {
         lines.append("# " + MarkdownText.singleLine(report.title))
         lines.append("")
         lines.append("- Scope: " + MarkdownText.singleLine(report.scope))
-        lines.append("- As of: " + report.asOf.description)
+        lines.append(
+            "- As of: " + report.asOf.description
+                + (report.timeZone.map { " (" + MarkdownText.singleLine($0) + "; times in this report are local)" }
+                    ?? ""))
         lines.append("- Tool version: report " + MarkdownText.singleLine(report.toolVersion))
         if !report.parameters.isEmpty {
             lines += ["", "## Parameters", "", "| Parameter | Value |", "|---|---|"]
@@ -49,7 +52,9 @@ public struct MarkdownWriter: Sendable {
             lines += MarkdownTable.lines(table)
         }
         let svgs = pictures(report)
-        let sentences = report.charts.compactMap { ChartSinglePoint.sentence(for: $0, in: report) }
+        let sentences =
+            report.charts.compactMap { ChartAbsence.sentence(for: $0, in: report) }
+            + [report.heatMap.flatMap(ChartAbsence.sentence(for:))].compactMap { $0 }
         if !svgs.isEmpty || !sentences.isEmpty {
             lines += ["", "## Charts"]
             switch links {
@@ -130,11 +135,13 @@ public struct MarkdownWriter: Sendable {
             names.insert(name)
             result.append((title, name, content))
         }
-        // A chart of one point is a sentence instead (`ChartSinglePoint`): a lone dot is not a chart.
-        for chart in report.charts where ChartSinglePoint.sentence(for: chart, in: report) == nil {
+        // A chart with nothing to draw, or of one point, is a sentence instead (`ChartAbsence`).
+        for chart in report.charts where ChartAbsence.sentence(for: chart, in: report) == nil {
             add(chart.title, chart.fileStem, SVGCharts.render(chart, in: report))
         }
-        if let heatMap = report.heatMap { add(heatMap.title, heatMap.fileStem, SVGCharts.render(heatMap)) }
+        if let heatMap = report.heatMap, ChartAbsence.sentence(for: heatMap) == nil {
+            add(heatMap.title, heatMap.fileStem, SVGCharts.render(heatMap))
+        }
         return result
     }
 }

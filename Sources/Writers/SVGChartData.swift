@@ -8,12 +8,17 @@ struct SVGChartData {
         var values: [Double?]
     }
 
-    /// The most categories drawn; a longer table is cut and the chart says so.
-    static let maximumCategories = 400
+    /// The most categories drawn; a longer table is cut and the chart says so. Ten years of days
+    /// (3,660, the longest period a report takes) are drawn whole: a line of one point per day,
+    /// labels thinned to fit.
+    static let maximumCategories = 4_000
 
     var categories: [String]
     var series: [Series]
     var categoryTitle: String
+    /// Whether the categories are days (a time axis, whose labels may be thinned) rather than
+    /// names (each bar labelled).
+    var categoriesAreDays = false
     /// The number of rows in the table (more than `categories.count` when cut).
     var totalCategories: Int
 
@@ -31,6 +36,7 @@ struct SVGChartData {
         guard !seriesColumns.isEmpty else { return nil }
         let categoryColumn = table.columns[categoryIndex]
         categoryTitle = categoryColumn.title
+        categoriesAreDays = categoryColumn.type == .date
         categories = []
         series = seriesColumns.map { Series(title: table.columns[$0].title, type: table.columns[$0].type, values: []) }
         totalCategories = 0

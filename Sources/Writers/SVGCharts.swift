@@ -92,24 +92,30 @@ public enum SVGCharts {
         }
     }
 
-    /// Labels under the plot: every label when they fit, else every n-th; turned when long.
+    /// The width a label of 10-point text takes, a little more than its glyphs (sans-serif digits
+    /// are 0.56 em), so that labels placed by it never touch.
+    static func labelWidth(_ label: String, size: Double = 10) -> Double { Double(label.count) * size * 0.62 }
+
+    /// Labels under the plot, level, never smaller than 10 points and never turned: every label
+    /// when they fit. Names (a bar each) are cut with `…` to the bar's width, down to 4
+    /// characters; days, and names still too many, show every n-th label, n chosen so that the
+    /// widest label and a gap of 8 points fit between two (a year of days shows about 8 dates).
     private static func categoryLabels(
         _ data: SVGChartData, center: (Int) -> Double, band: Double,
         _ document: inout SVGDocument
     ) {
         let count = data.categories.count
-        let every = max(1, (count + 15) / 16)
-        let labels = data.categories.map(shorten)
-        let longest = labels.map(\.count).max() ?? 0
-        let turned = Double(longest) * 6.5 > band * Double(every)
+        var labels = data.categories.map(shorten)
+        let fitting = Int(((band - 4) / labelWidth("x")).rounded(.down))
+        if !data.categoriesAreDays, fitting >= 4 {
+            labels = labels.map { $0.count > fitting ? String($0.prefix(fitting - 1)) + "…" : $0 }
+        }
+        let widest = labels.map { labelWidth($0) }.max() ?? 0
+        let every = max(1, Int(((widest + 8) / max(band, 0.001)).rounded(.up)))
         for index in stride(from: 0, to: count, by: every) {
-            if turned {
-                document.text(
-                    labels[index], x: center(index), y: plotBottom + 14, size: 10, anchor: "end",
-                    rotate: -35)
-            } else {
-                document.text(labels[index], x: center(index), y: plotBottom + 16, size: 10, anchor: "middle")
-            }
+            // The last label may not pass the plot's right edge.
+            guard center(index) + labelWidth(labels[index]) / 2 <= Double(width) - 4 else { continue }
+            document.text(labels[index], x: center(index), y: plotBottom + 16, size: 10, anchor: "middle")
         }
     }
 

@@ -2,26 +2,33 @@ import ReportModel
 extension SVGCharts {
     /// The heat map: a rows × columns grid of counts coloured from white (0) to red (the
     /// largest), with row and column labels and a colour scale; drawn over the heat map's
-    /// backdrop when it has one (the shapes are data: `HeatMapBackdrop`). "No data" for an empty grid.
+    /// backdrop when it has one (the shapes are data: `HeatMapBackdrop`). Day rows past 31 are
+    /// grouped into weeks, months, quarters or years (`HeatMapRows`), and every row is at least 16
+    /// points tall, the picture growing to hold them, so that no label is smaller than its row.
+    /// "No data" for an empty grid (writers leave such a map out: `ChartAbsence`).
     public static func render(_ heatMap: HeatMap) -> String {
-        let rows = heatMap.cells.count
+        let grouped = HeatMapRows(heatMap)
+        let rows = grouped.cells.count
         let columns = heatMap.columnLabels.count
         guard rows > 0, columns > 0 else {
             return SVGDocument.noData(
                 title: heatMap.title, width: width, height: heatMap.backdrop?.canvasHeight ?? height)
         }
         let backdrop = heatMap.backdrop
-        var document = SVGDocument(width: width, height: backdrop?.canvasHeight ?? height, title: heatMap.title)
         // A backdrop sets the room the grid may take (over a car it is taller than wide).
         let cellWidth = min(backdrop?.maximumCellWidth ?? 80.0, (backdrop?.gridWidth ?? 400.0) / Double(columns))
-        let cellHeight = min(80.0, (backdrop?.gridHeight ?? 320.0) / Double(rows))
+        let cellHeight = max(min(80.0, (backdrop?.gridHeight ?? 320.0) / Double(rows)), HeatMapRows.minimumRowHeight)
+        let canvasHeight = max(
+            backdrop?.canvasHeight ?? height,
+            Int(((backdrop?.gridTop ?? 70.0) + cellHeight * Double(rows) + 40).rounded(.up)))
+        var document = SVGDocument(width: width, height: canvasHeight, title: heatMap.title + grouped.titleSuffix)
         let gridWidth = cellWidth * Double(columns)
         let gridHeight = cellHeight * Double(rows)
         let left = 80 + (400 - gridWidth) / 2
         let top = backdrop?.gridTop ?? 70.0
         if let backdrop { draw(backdrop, around: (left, top, gridWidth, gridHeight), &document) }
 
-        let values = heatMap.cells.flatMap { $0 }.filter(\.isFinite)
+        let values = grouped.cells.flatMap { $0 }.filter(\.isFinite)
         let largest = values.max() ?? 0
         for (index, label) in heatMap.columnLabels.enumerated() {
             document.text(
@@ -30,10 +37,10 @@ extension SVGCharts {
         }
         for row in 0..<rows {
             let y = top + Double(row) * cellHeight
-            let label = row < heatMap.rowLabels.count ? heatMap.rowLabels[row] : ""
+            let label = row < grouped.labels.count ? grouped.labels[row] : ""
             document.text(label, x: left - 8, y: y + cellHeight / 2 + 4, size: 12, anchor: "end", weight: "bold")
             for column in 0..<columns {
-                let value = column < heatMap.cells[row].count ? heatMap.cells[row][column] : 0
+                let value = column < grouped.cells[row].count ? grouped.cells[row][column] : 0
                 let share = largest > 0 && value.isFinite ? min(max(value / largest, 0), 1) : 0
                 let x = left + Double(column) * cellWidth
                 document.rect(

@@ -10,6 +10,8 @@ enum XLSXCellValues {
     /// Booleans read `TRUE`/`FALSE` in every column and program: LibreOffice otherwise shows
     /// some boolean columns as `1`/`0` (Excel ignores the format and shows TRUE/FALSE anyway).
     static let booleanFormat = "\"TRUE\";\"TRUE\";\"FALSE\""
+    /// A whole value of a `measure` column: no decimals (`18962`, not `18962.0`).
+    static let wholeMeasureFormat = "0"
     /// Excel's limit on the characters of one cell (UTF-16 units).
     static let maximumTextLength = 32_767
     /// What a cut string ends with, so that a reader sees it is not whole.
@@ -25,6 +27,8 @@ enum XLSXCellValues {
             let places = min(max(places, 0), 30)
             return places == 0 ? "0" : "0." + String(repeating: "0", count: places)
         case .percent: return "0.0%"
+        // Whole values get `wholeMeasureFormat` per cell (`XLSXColumnStyle`).
+        case .measure(let places): return places <= 0 ? "0" : "0." + String(repeating: "0", count: min(places, 30))
         case .duration: return "0.00"
         case .euros: return "#,##0.00 €"
         case .date: return dateFormat
@@ -88,6 +92,8 @@ enum XLSXCellValues {
             let digits = integerDigits(number)
             return sign + digits + (digits - 1) / 3 + 5  // "1,234.50 €"
         case .decimal(let places): return sign + integerDigits(number) + (places > 0 ? places + 1 : 0)
+        case .measure(let places):
+            return sign + integerDigits(number) + (number == number.rounded() || places == 0 ? 0 : places + 1)
         case .integer: return sign + integerDigits(number)
         case .date: return 10
         case .timestamp: return 16

@@ -6,6 +6,8 @@ struct XLSXColumnStyle {
     let type: ColumnType
     /// For `.integer` and `.number` values (nil: General).
     let number: XLSXWorkbook.Format?
+    /// For whole values of a `measure` column (nil for other types): `18962`, not `18962.0`.
+    let wholeNumber: XLSXWorkbook.Format?
     /// For `.day` values, whatever the column's type.
     let date: XLSXWorkbook.Format
     /// For `.timestamp` values, whatever the column's type.
@@ -18,6 +20,11 @@ struct XLSXColumnStyle {
     init(_ type: ColumnType, in workbook: XLSXWorkbook) throws {
         self.type = type
         number = try XLSXCellValues.numberFormat(for: type).map { try workbook.numberFormat($0) }
+        if case .measure = type {
+            wholeNumber = try workbook.numberFormat(XLSXCellValues.wholeMeasureFormat)
+        } else {
+            wholeNumber = nil
+        }
         date = try workbook.numberFormat(XLSXCellValues.dateFormat)
         timestamp = try workbook.numberFormat(XLSXCellValues.timestampFormat)
         boolean = try workbook.numberFormat(XLSXCellValues.booleanFormat)
@@ -66,10 +73,11 @@ struct XLSXCellWriter {
         case .empty:
             return
         case .integer(let number):
-            error = worksheet_write_number(sheet, row, column, Double(number), style.number)
+            error = worksheet_write_number(sheet, row, column, Double(number), style.wholeNumber ?? style.number)
         case .number(let number):
             guard number.isFinite else { return }
-            error = worksheet_write_number(sheet, row, column, number, style.number)
+            let format = style.wholeNumber.flatMap { number == number.rounded() ? $0 : nil } ?? style.number
+            error = worksheet_write_number(sheet, row, column, number, format)
         case .text(let text):
             try writeText(text, row: row, column: column, format: style.text)
             return

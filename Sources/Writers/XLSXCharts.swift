@@ -19,13 +19,13 @@ struct XLSXCharts {
 
     /// Inserts every chart that can be drawn; a chart that cannot (unknown table or column, no
     /// rows) becomes a note on the Summary instead of failing the whole report, and so does a
-    /// chart of a single point (`ChartSinglePoint`). Returns the last row the charts cover
+    /// chart with nothing to draw or of a single point (`ChartAbsence`). Returns the last row the charts cover
     /// (nil: no chart), for the print area.
     @discardableResult
     func insert(_ charts: [Chart], placed: [String: XLSXPlacedTable], report: Report) throws -> UInt32? {
         var slot: UInt32 = 0
         for chart in charts {
-            if let sentence = ChartSinglePoint.sentence(for: chart, in: report) {
+            if let sentence = ChartAbsence.sentence(for: chart, in: report) {
                 log.note(sentence)
                 continue
             }

@@ -60,7 +60,8 @@ struct XLSXHeatMapSheet {
                 worksheet_set_column(cells.sheet, UInt16(index), UInt16(index), width, nil),
                 detail: "column width")
         }
-        try printSetup.apply(to: cells, widths: widths, repeatHeader: false, onePage: false)
+        try printSetup.apply(
+            to: cells, widths: widths, repeatHeader: false, onePage: false, rows: rowCount + 2)
         try cells.check(worksheet_repeat_rows(cells.sheet, 1, 1), row: 1, column: 0, detail: "repeated header row")
         guard rowCount > 0, columnCount > 0 else { return }
         var scale = lxw_conditional_format()

@@ -44,7 +44,21 @@ struct XLSXSummarySheet {
         try cells.writeText(report.title, row: row, column: 0, format: workbook.titleFormat())
         row += 1
         try label("Scope", .text(report.scope), style: text)
-        try label("As of", .timestamp(report.asOf), style: try XLSXColumnStyle(.timestamp, in: workbook))
+        // The as-of cell is a real date and time whose format names the zone (`2026-11-29 06:00
+        // Europe/Paris`); the next row says every time of the workbook is in it.
+        if let zone = report.timeZone {
+            let format = try workbook.numberFormat(XLSXCellValues.timestampFormat + " \"" + zone + "\"")
+            try cells.writeText("As of", row: row, column: 0, format: nil)
+            try cells.check(
+                worksheet_write_number(
+                    cells.sheet, row, 1, XLSXCellValues.serial(of: report.asOf) ?? 0, format),
+                row: row, column: 1)
+            valueCharacters = max(valueCharacters, 17 + zone.count)
+            row += 1
+            try label("Time zone", .text(zone + " (all times local)"), style: text)
+        } else {
+            try label("As of", .timestamp(report.asOf), style: try XLSXColumnStyle(.timestamp, in: workbook))
+        }
         try label("Tool version", .text(report.toolVersion), style: text)
 
         if !report.parameters.isEmpty {
@@ -55,6 +69,23 @@ struct XLSXSummarySheet {
             try heading("Figure", "Value")
             for figure in report.figures {
                 try label(figure.title, figure.value, style: try XLSXColumnStyle(figure.type, in: workbook))
+            }
+        }
+        // A table of at most one row prints here, as label and value lines, not on a page of its own.
+        for table in XLSXWriter.sheetOrder(report.tables)
+        where XLSXWriter.onSummary(table) && table.printsInWorkbook
+            && !XLSXWriter.feedsAChartOnly(table, in: report)
+        {
+            try heading(table.title)
+            guard let values = table.rows.makeIterator().next() else {
+                try cells.writeText("No rows in this period.", row: row, column: 0, format: nil)
+                row += 1
+                continue
+            }
+            for (index, column) in table.columns.enumerated() {
+                try label(
+                    column.title, index < values.count ? values[index] : .empty,
+                    style: try XLSXColumnStyle(column.type, in: workbook))
             }
         }
         let notes = report.notes + cells.log.allNotes

@@ -31,6 +31,8 @@ struct XLSXTableSheet {
     let log: XLSXWriteLog
     let dataRowsPerSheet: Int
     let printSetup: XLSXPrintSetup
+    /// A sheet kept in the workbook but hidden, so that it does not print (`XLSXWriter.printsAlone`).
+    var hidden = false
 
     func write(names: inout XLSXSheetNames) throws -> XLSXPlacedTable {
         let columns = table.columns
@@ -133,9 +135,11 @@ struct XLSXTableSheet {
         "The sheet shows the first \(shown) of \(total) rows; the full table is in \(table).csv."
     }
 
-    /// Header widths (plus room for the filter button) against the widest sampled value.
+    /// Header widths (plus room for the filter button) against the widest sampled value. A title
+    /// of several words may wrap onto a second header line: it needs its longest word only.
     static func widths(columns: [Column], sample: [[Value]]) -> [Double] {
-        var characters = columns.map { $0.title.unicodeScalars.count + 3 }
+        // Two lines at most: the longest word, and half the title.
+        var characters = columns.map { max(longestWord($0.title), ($0.title.unicodeScalars.count + 1) / 2 + 1) + 3 }
         for values in sample {
             for (index, value) in values.prefix(columns.count).enumerated() {
                 characters[index] = max(
@@ -145,10 +149,27 @@ struct XLSXTableSheet {
         return characters.map(XLSXCellValues.columnWidth(forCharacters:))
     }
 
+    static func longestWord(_ title: String) -> Int {
+        title.split(separator: " ").map { $0.unicodeScalars.count }.max() ?? 0
+    }
+
+    /// Whether a column's title needs a second line at this width (title and filter button).
+    static func headerWraps(_ column: Column, width: Double) -> Bool {
+        Double(column.title.unicodeScalars.count + 3) > width - 2
+    }
+
+    /// The leading columns that identify a row (the table's key, else the first column): repeated
+    /// on each strip of a sheet too wide for a page.
+    var keyColumns: Int {
+        let leading = table.columns.prefix { table.primaryKey.contains($0.name) }.count
+        return max(leading, 1)
+    }
+
     /// A new sheet with widths, the bold header row (each title aligned as its column), the
     /// frozen pane under it and the print setup.
     private func startSheet(named name: String, widths: [Double]) throws -> XLSXCellWriter {
         let sheet = try workbook.addSheet(named: name)
+        if hidden { worksheet_hide(sheet) }
         let cells = XLSXCellWriter(sheet: sheet, sheetName: name, log: log)
         for (index, width) in widths.enumerated() {
             let column = UInt16(index)
@@ -156,12 +177,20 @@ struct XLSXTableSheet {
                 worksheet_set_column(sheet, column, column, width, nil), row: 0, column: column,
                 detail: "column width")
         }
+        let wraps = zip(table.columns, widths).map { Self.headerWraps($0, width: $1) }
+        if wraps.contains(true) {
+            try cells.check(worksheet_set_row(sheet, 0, 30, nil), row: 0, column: 0, detail: "header row height")
+        }
         for (index, column) in table.columns.enumerated() {
             try cells.writeText(
-                column.title, row: 0, column: UInt16(index), format: workbook.headerFormat(for: column.type))
+                column.title, row: 0, column: UInt16(index),
+                format: workbook.headerFormat(for: column.type, wraps: wraps[index]))
         }
         if !table.columns.isEmpty { worksheet_freeze_panes(sheet, 1, 0) }
-        try printSetup.apply(to: cells, widths: widths, repeatHeader: !table.columns.isEmpty, onePage: false)
+        try printSetup.apply(
+            to: cells, widths: widths, repeatHeader: !table.columns.isEmpty, onePage: false, keyColumns: keyColumns,
+            // A two-line header row counts as two rows.
+            rows: (wraps.contains(true) ? 2 : 1) + min(table.rows.count ?? dataRowsPerSheet, dataRowsPerSheet))
         return cells
     }
 

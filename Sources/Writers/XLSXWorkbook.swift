@@ -103,17 +103,25 @@ final class XLSXWorkbook {
 
     /// The bold header format of a column, aligned as its cells are: numbers, dates and
     /// timestamps to the right, booleans centred (as Excel shows them), text to the left, so that
-    /// a header sits above its values.
-    func headerFormat(for type: ColumnType) throws -> Format? {
+    /// a header sits above its values. With `wraps`, the title wraps at its spaces and sits at the
+    /// bottom of a two-line header row, so that a long title (`Interior delta`) does not widen a
+    /// column of one-digit values.
+    func headerFormat(for type: ColumnType, wraps: Bool = false) throws -> Format? {
         let alignment: lxw_format_alignments
         switch type {
-        case .text: return bold
+        case .text:
+            if !wraps { return bold }
+            alignment = LXW_ALIGN_LEFT
         case .boolean: alignment = LXW_ALIGN_CENTER
-        case .integer, .decimal, .percent, .duration, .euros, .date, .timestamp: alignment = LXW_ALIGN_RIGHT
+        case .integer, .decimal, .percent, .duration, .euros, .measure, .date, .timestamp: alignment = LXW_ALIGN_RIGHT
         }
-        return try sharedFormat("\u{0}header\(alignment.rawValue)") { format in
+        return try sharedFormat("\u{0}header\(alignment.rawValue)\(wraps ? "w" : "")") { format in
             format_set_bold(format)
             format_set_align(format, UInt8(alignment.rawValue))
+            if wraps {
+                format_set_text_wrap(format)
+                format_set_align(format, UInt8(LXW_ALIGN_VERTICAL_BOTTOM.rawValue))
+            }
         }
     }
 

@@ -55,21 +55,45 @@ public struct XLSXWriter: Sendable {
         var names = XLSXSheetNames()
         let summaryName = names.claim(XLSXSummarySheet.title)
         let summary = XLSXCellWriter(sheet: try workbook.addSheet(named: summaryName), sheetName: summaryName, log: log)
-        if let heatMap = report.heatMap {
+        // A heat map with no cell above 0 is a sentence on the Summary, not a sheet of blanks.
+        if let heatMap = report.heatMap, let sentence = ChartAbsence.sentence(for: heatMap) {
+            log.note(sentence)
+        } else if let heatMap = report.heatMap {
             let name = names.claim(XLSXHeatMapSheet.title)
             let cells = XLSXCellWriter(sheet: try workbook.addSheet(named: name), sheetName: name, log: log)
             try XLSXHeatMapSheet(heatMap: heatMap, workbook: workbook, cells: cells, printSetup: printSetup).write()
         }
         var placed: [String: XLSXPlacedTable] = [:]
         for table in XLSXWriter.sheetOrder(report.tables) {
-            let sheet = XLSXTableSheet(
+            var sheet = XLSXTableSheet(
                 table: table, workbook: workbook, log: log, dataRowsPerSheet: dataRowsPerSheet,
                 printSetup: printSetup)
+            sheet.hidden = !XLSXWriter.printsAlone(table, in: report)
             let place = try sheet.write(names: &names)
             if placed[table.name] == nil { placed[table.name] = place }
         }
         try XLSXSummarySheet(report: report, workbook: workbook, cells: summary, printSetup: printSetup)
             .write(placed: placed)
+    }
+
+    /// Whether a table's sheet prints on pages of its own. Not: a table that only feeds a chart
+    /// (the chart on the Summary shows it), a table the report keeps off paper
+    /// (`Table.printsInWorkbook`), and a table of at most one row (the Summary prints it, see
+    /// `onSummary`). Such sheets stay in the workbook, hidden: a spreadsheet program prints no
+    /// hidden sheet, and charts still draw from them.
+    static func printsAlone(_ table: Table, in report: Report) -> Bool {
+        table.printsInWorkbook && !feedsAChartOnly(table, in: report) && !onSummary(table)
+    }
+
+    /// A table outside the CSV contract whose data a chart draws.
+    static func feedsAChartOnly(_ table: Table, in report: Report) -> Bool {
+        !table.outputs.contains(.csv) && report.charts.contains { $0.table == table.name }
+    }
+
+    /// A table of at most one row, printed on the Summary as label and value lines.
+    static func onSummary(_ table: Table) -> Bool {
+        guard let count = table.rows.count else { return false }
+        return count <= 1 && table.columns.count <= 12
     }
 
     /// The tables that go into the workbook, in report order with `quality` moved last.

@@ -54,7 +54,9 @@ final class FleetAnalysisLoanTests: FleetAnalysisTestCase {
         ])
         let report = try makeReport()
         let loans = try rows(report, "loans")
-        XCTAssertEqual(loans.map { $0["late_minutes"] }, [.number(0), .number(16), .number(21), .number(20), .empty])
+        // Whole minutes (rounded half up), an integer column: `297`, never `297.00`.
+        XCTAssertEqual(
+            loans.map { $0["late_minutes"] }, [.integer(0), .integer(16), .integer(21), .integer(20), .empty])
         XCTAssertEqual(try figure(report, "late_returns"), .integer(3))
         // 3 late of 4 checked-in loans.
         assertNumber(try figure(report, "late_rate"), 0.75)
@@ -62,11 +64,11 @@ final class FleetAnalysisLoanTests: FleetAnalysisTestCase {
             try rows(report, "vehicles").map { $0["late_returns"] },
             [.integer(0), .integer(1), .integer(1), .integer(1), .integer(0)])
         XCTAssertEqual(try rows(report, "drivers").first?["late_returns"], .integer(3))
-        // The latest returns, most minutes first, on-time ones left out.
+        // The most late returns, most minutes first, on-time ones left out.
         XCTAssertEqual(
-            try rows(report, "latest_returns").map { $0["assignment_id"] }, [.text("3"), .text("4"), .text("2")])
+            try rows(report, "most_late_returns").map { $0["assignment_id"] }, [.text("3"), .text("4"), .text("2")])
         // Grace 0: the 12:15 return is late by 15 minutes.
-        XCTAssertEqual(try rows(try makeReport(graceMinutes: 0), "loans").first?["late_minutes"], .number(15))
+        XCTAssertEqual(try rows(try makeReport(graceMinutes: 0), "loans").first?["late_minutes"], .integer(15))
     }
 
     /// A cancelled assignment is no vehicle (unless the plate has another assignment) and no loan row.

@@ -52,7 +52,9 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
         XCTAssertEqual(report.table(named: "daily")?.columns.first { $0.name == "utilization" }?.dataBar, true)
         XCTAssertEqual(report.kind, "fleet")
         XCTAssertEqual(report.scope, "salon2016")
-        XCTAssertEqual(report.title, "Fleet report — Mondial de l'Automobile")
+        XCTAssertEqual(
+            report.title, "Fleet, Mondial de l'Automobile (2016-10-01 to 2016-10-03)", "the title says its scope")
+        XCTAssertEqual(report.timeZone, "Europe/Paris")
         for chart in report.charts {
             let table = try XCTUnwrap(report.table(named: chart.table), chart.title)
             XCTAssertTrue(table.columns.contains { $0.name == chart.category })
@@ -191,11 +193,11 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
         XCTAssertEqual(
             mostUsed.prefix(4).map { $0["plate"] }, [.text("P10"), .text("P11"), .text("P12"), .text("P09")])
         // Late returns: car n returns (n − 1) h late, so 12 … 3 rank first; car 1 is on time.
-        let latest = try rows(report, "latest_returns")
+        let latest = try rows(report, "most_late_returns")
         XCTAssertEqual(latest.count, 10)
-        XCTAssertEqual(latest.first?["late_minutes"], .number(660))
+        XCTAssertEqual(latest.first?["late_minutes"], .integer(660))
         XCTAssertEqual(latest.first?["assignment_id"], .text("12"))
-        XCTAssertEqual(report.table(named: "latest_returns")?.outputs, [.markdown])
+        XCTAssertEqual(report.table(named: "most_late_returns")?.outputs, [.markdown])
 
         let again = try makeReport()
         for table in report.tables {

@@ -1,4 +1,5 @@
 import XCTest
+import ReportModel
 @testable import Habits
 
 /// The "% spent" categories: flows done in the period, time split equally among contexts.
@@ -29,21 +30,31 @@ final class HabitsCategoriesTests: XCTestCase {
         // percent: (none) 22.5/65 = 34.615… → 34.62; lecture 0; santé 10/65 = 15.384… → 15.38;
         // sport 20/65 = 30.769… → 30.77; travail 12.5/65 = 19.230… → 19.23.
         // accuracy = minutes / estimated: (none) empty (0 estimated), lecture 0/10 = 0, santé 10/20 = 0.5,
-        // sport 20/40 = 0.5, travail 12.5/10 = 1.25.
-        XCTAssertEqual(
-            report.rows("categories"),
-            [
-                [.text("(none)"), .number(22.5), .number(34.62), .number(0), .empty],
-                [.text("lecture"), .number(0), .number(0), .number(10), .number(0)],
-                [.text("santé"), .number(10), .number(15.38), .number(20), .number(0.5)],
-                [.text("sport"), .number(20), .number(30.77), .number(40), .number(0.5)],
-                [.text("travail"), .number(12.5), .number(19.23), .number(10), .number(1.25)],
-            ])
+        // sport 20/40 = 0.5, travail 12.5/10 = 1.25. share: the unrounded ratio (minutes / 65).
+        let none: Double = 22.5 / 65
+        let sante: Double = 10.0 / 65
+        let sport: Double = 20.0 / 65
+        let travail: Double = 12.5 / 65
+        let expected: [[Value]] = [
+            [.text("(none)"), .number(22.5), .number(34.62), .number(0), .empty, .number(none)],
+            [.text("lecture"), .number(0), .number(0), .number(10), .number(0), .number(0)],
+            [.text("santé"), .number(10), .number(15.38), .number(20), .number(0.5), .number(sante)],
+            [.text("sport"), .number(20), .number(30.77), .number(40), .number(0.5), .number(sport)],
+            [.text("travail"), .number(12.5), .number(19.23), .number(10), .number(1.25), .number(travail)],
+        ]
+        XCTAssertEqual(report.rows("categories"), expected)
+        // The workbook and Markdown show the share (a ratio shown as a percentage), not the 0–100 percent.
+        let shown: [[Value]] = report.rows("category_shares").map { [$0[0], $0[2]] }
+        let shares: [[Value]] = [
+            [.text("(none)"), .number(none)], [.text("lecture"), .number(0)], [.text("santé"), .number(sante)],
+            [.text("sport"), .number(sport)], [.text("travail"), .number(travail)],
+        ]
+        XCTAssertEqual(shown, shares)
     }
 
     func testPercentIsEmptyWhenNoMinutesWereSpent() throws {
         try store.flow("f1", date: "2026-11-10", contexte: ["sport"])
         let report = try store.report(from: "2026-11-10")
-        XCTAssertEqual(report.rows("categories"), [[.text("sport"), .number(0), .empty, .number(0), .empty]])
+        XCTAssertEqual(report.rows("categories"), [[.text("sport"), .number(0), .empty, .number(0), .empty, .empty]])
     }
 }

@@ -20,14 +20,15 @@ final class HabitsReportTests: XCTestCase {
             "streaks": [
                 "user_id", "active_days", "current_streak", "best_streak", "best_streak_start", "best_streak_end",
             ],
-            "categories": ["category", "minutes", "percent", "estimated_minutes", "accuracy"],
+            "categories": ["category", "minutes", "percent", "estimated_minutes", "accuracy", "share"],
             "quality": ["issue", "record", "detail"],
         ]
         let csvTables = report.tables.filter { $0.outputs.contains(.csv) }
         XCTAssertEqual(Set(csvTables.map(\.name)), Set(contract.keys))
         for table in csvTables {
             XCTAssertEqual(table.columns.map(\.name), contract[table.name], table.name)
-            XCTAssertEqual(table.outputs, .all, table.name)
+            // categories.csv has the SPEC's 0–100 percent; people see the share in `category_shares`.
+            XCTAssertEqual(table.outputs, table.name == "categories" ? [.csv] : .all, table.name)
         }
         XCTAssertEqual(report.tables.last?.name, "quality")
         XCTAssertEqual(
@@ -40,8 +41,10 @@ final class HabitsReportTests: XCTestCase {
         let dataBars = report.tables.flatMap { table in
             table.columns.filter(\.dataBar).map { table.name + "." + $0.name }
         }
-        XCTAssertEqual(dataBars, ["daily.score", "categories.percent"])
+        XCTAssertEqual(dataBars, ["daily.score", "category_shares.share"])
         XCTAssertEqual(report.table(named: "categories")?.columns[2].type, .decimal(places: 2))
+        XCTAssertEqual(report.table(named: "categories")?.columns[5].type, .percent)
+        XCTAssertEqual(report.table(named: "category_shares")?.columns[2].type, .percent)
         for chart in report.charts {
             let table = try XCTUnwrap(report.table(named: chart.table), chart.title)
             XCTAssertFalse(table.outputs.contains(.csv), chart.table)

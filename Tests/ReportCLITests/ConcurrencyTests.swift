@@ -69,10 +69,10 @@ final class ConcurrencyTests: CLITestCase {
             XCTAssertEqual(status.code, .success, status.err)
             let line = status.outLines.first { $0.hasPrefix("tasks ") } ?? ""
             let statusCount = Int(line.split(separator: " ")[1]) ?? -1
-            // A report: planned tasks of the day in its summary.
+            // A report: planned tasks of the day in its summary (before the import, an empty period).
             let habits = report([
                 "habits", "--db", databasePath, "--date", "2026-11-28", "--as-of", "2026-11-29T06:00:00Z",
-                "--csv", "-o", output.path, "-q",
+                "--csv", "-o", output.path, "-q", "--allow-empty",
             ])
             XCTAssertEqual(habits.code, .success, habits.err)
             let summary = try String(

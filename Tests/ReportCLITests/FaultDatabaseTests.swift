@@ -43,7 +43,7 @@ final class FaultDatabaseTests: CLITestCase {
         XCTAssertEqual(report(["status", "--db", databasePath]).code, .success)
         let habits = report([
             "habits", "--db", databasePath, "--date", "2026-11-28", "--as-of", "2026-11-29T06:00:00Z",
-            "--csv", "-o", directory.path, "-q",
+            "--csv", "-o", directory.path, "-q", "--allow-empty",
         ])
         XCTAssertEqual(habits.code, .success, habits.err)
         makeWritable(databasePath)

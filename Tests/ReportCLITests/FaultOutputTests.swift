@@ -33,7 +33,8 @@ final class FaultOutputTests: CLITestCase {
         let first = try fleet(["--xlsx", "--csv", "--md", "-q"], to: disk.path)
         XCTAssertEqual(first.status, 0, first.err)
         let before = try contents(of: disk.url)
-        XCTAssertEqual(before.count, 16, before.keys.sorted().joined(separator: ", "))  // 3 charts as SVG and PNG
+        // 3 charts as SVG and PNG, the workbook, the Markdown, the CSV folder with 7 tables and their schema.
+        XCTAssertEqual(before.count, 17, before.keys.sorted().joined(separator: ", "))
         try disk.fill(leaving: 8 << 10)
         let withFiller = try contents(of: disk.url)
         let suffix = ": no space left on the device; free some space and run again"

@@ -85,7 +85,8 @@ final class HostileInjectionTests: CLITestCase {
                 "fleet-.._.._evil-damage-by-type.png", "fleet-.._.._evil-damage-by-type.svg",
                 "fleet-.._.._evil-heatmap.png", "fleet-.._.._evil-heatmap.svg",
                 "fleet-.._.._evil.md", "fleet-.._.._evil.xlsx", "fleet-.._.._evil/",
-                "fleet-.._.._evil/daily.csv", "fleet-.._.._evil/damage.csv", "fleet-.._.._evil/drivers.csv",
+                "fleet-.._.._evil/daily.csv", "fleet-.._.._evil/damage.csv", "fleet-.._.._evil/datapackage.json",
+                "fleet-.._.._evil/drivers.csv",
                 "fleet-.._.._evil/loans.csv", "fleet-.._.._evil/quality.csv", "fleet-.._.._evil/summary.csv",
                 "fleet-.._.._evil/vehicles.csv",
             ])

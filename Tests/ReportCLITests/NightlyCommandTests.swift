@@ -72,6 +72,17 @@ final class NightlyCommandTests: CLITestCase {
                 line.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ nightly: "#, options: .regularExpression), line)
         }
         XCTAssertTrue(run.err.contains("nightly: imported \(path("inbox"))/habits/tasks.json (tasks): "), run.err)
+        // The sample habits and bookings are of 2026: the night of 2016-10-02 writes their empty
+        // reports (it passes --allow-empty) and logs the line a report command exits 5 with.
+        XCTAssertTrue(
+            run.err.contains(
+                " nightly: habits report: no habits data on 2016-10-01; the data covers 2026-09-30 to 2026-11-28\n"),
+            run.err)
+        XCTAssertTrue(
+            run.err.contains(
+                " nightly: bookings report: no bookings data in 2016-10; the data covers 2026-10-01 to 2026-11-30\n"),
+            run.err)
+        XCTAssertFalse(run.err.contains("fleet salon2016 report: no fleet data"), "the fleet event has data")
         let summary = try XCTUnwrap(run.errLines.last)
         XCTAssertTrue(
             summary.contains("\(sample.count) files imported") && summary.contains("3 reports written")

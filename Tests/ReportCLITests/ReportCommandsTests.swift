@@ -44,6 +44,99 @@ final class ReportCommandsTests: CLITestCase {
             ])
     }
 
+    /// `--table NAME --schema` prints the table's Table Schema, the one its folder's
+    /// `datapackage.json` holds: a loader of one table gets its types too.
+    func testOneTablesSchemaToStandardOutput() throws {
+        let run = report([
+            "bookings", "--db", databasePath, "--month", "2026-11", "--as-of", asOf, "--table", "postal_codes",
+            "--schema",
+        ])
+        XCTAssertEqual(run.code, .success, run.err)
+        let schema = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let fields = try XCTUnwrap(schema["fields"] as? [[String: Any]])
+        XCTAssertEqual(fields.map { $0["name"] as? String }, ["postal_code", "bookings", "revenue_eur"])
+        XCTAssertEqual(fields.map { $0["type"] as? String }, ["string", "integer", "number"])
+        XCTAssertEqual(schema["primaryKey"] as? [String], ["postal_code"])
+        XCTAssertEqual(schema["missingValues"] as? [String], [], "the empty code is a code, not a missing value")
+        let summary = report([
+            "bookings", "--db", databasePath, "--month", "2026-11", "--as-of", asOf, "--table", "summary", "--schema",
+        ])
+        XCTAssertEqual(summary.code, .success, summary.err)
+        XCTAssertTrue(summary.out.contains("\"primaryKey\": [\"metric\"]"), summary.out)
+        let alone = report(["bookings", "--db", databasePath, "--month", "2026-11", "--as-of", asOf, "--schema"])
+        XCTAssertEqual(alone.code, .usage)
+        XCTAssertTrue(alone.err.contains("--schema prints the schema of one CSV table: add --table NAME"), alone.err)
+    }
+
+    /// A period without data is one line with the range the data covers, exit 5 and no file
+    /// (SPEC §7); `--allow-empty` writes the report and exits 0, saying the line all the same.
+    func testAnEmptyPeriodExitsFiveAndSaysWhatTheDataCovers() throws {
+        let output = path("out")
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let cases: [([String], String)] = [
+            (
+                ["habits", "--date", "2026-12-03", "--as-of", "2026-12-04T06:00:00+01:00"],
+                "report habits: no habits data on 2026-12-03; the data covers 2026-09-30 to 2026-11-28"
+            ),
+            (
+                ["habits", "--date", "2026-11-20", "--user", "nobody-here", "--as-of", asOf],
+                "report habits: unknown user \"nobody-here\": no users record and no habits records; check the id "
+                    + "given to --user"
+            ),
+            (
+                ["bookings", "--month", "2026-12", "--as-of", "2026-12-04T06:00:00+01:00"],
+                "report bookings: no bookings data in 2026-12; the data covers 2026-10-01 to 2026-11-30"
+            ),
+        ]
+        for (arguments, line) in cases {
+            let run = report(arguments + ["--db", databasePath, "--xlsx", "--csv", "--md", "-o", output])
+            XCTAssertEqual(run.errLines, [line], "\(arguments)")
+            XCTAssertEqual(run.out, "")
+        }
+        XCTAssertEqual(report(cases[0].0 + ["--db", databasePath]).code, .emptyPeriod)
+        XCTAssertEqual(report(cases[2].0 + ["--db", databasePath]).code, .emptyPeriod)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output), [], "nothing written")
+        let allowed = report(cases[2].0 + ["--db", databasePath, "--csv", "-o", output, "--allow-empty"])
+        XCTAssertEqual(allowed.code, .success, allowed.err)
+        XCTAssertEqual(allowed.errLines.first, cases[2].1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output + "/bookings-2026-12/daily.csv"))
+        // An event without any assignment is an empty period too; the line names the events with loans.
+        try write(
+            "more/events.json",
+            #"[{"id": "salon2030", "name": "Salon 2030", "starts_on": "2030-10-01", "#
+                + #""ends_on": "2030-10-02", "opens_at": "10:00", "closes_at": "20:00"}]"#)
+        XCTAssertEqual(report(["import", "--db", databasePath, "-q", path("more")]).code, .success)
+        let fleet = report(["fleet", "--db", databasePath, "--event", "salon2030", "--as-of", asOf])
+        XCTAssertEqual(fleet.code, .emptyPeriod)
+        XCTAssertEqual(
+            fleet.errLines,
+            [
+                "report fleet: no fleet data for event salon2030 (2030-10-01 to 2030-10-02): no assignment that is "
+                    + "not cancelled; events with loans: salon2016 (2016-10-01 to 2016-10-16), salon2017 (2017-10-06 "
+                    + "to 2017-10-08)"
+            ])
+    }
+
+    /// `report fleet` without `--event` lists the events; asked for files, it is a usage error
+    /// naming them.
+    func testFleetWithoutAnEventListsTheEvents() {
+        let list = report(["fleet", "--db", databasePath])
+        XCTAssertEqual(list.code, .success, list.err)
+        XCTAssertEqual(list.outLines.count, 3, list.out)
+        XCTAssertEqual(list.outLines.first?.split(separator: " ").first, "options")
+        XCTAssertTrue(
+            list.outLines[1].hasPrefix("--event salon2016  Mondial de l'Automobile 2016")
+                && list.outLines[1].hasSuffix("2016-10-01  2016-10-16  292 loans"), list.outLines[1])
+        let files = report(["fleet", "--db", databasePath, "--xlsx"])
+        XCTAssertEqual(files.code, .usage)
+        XCTAssertEqual(
+            files.errLines,
+            [
+                "report fleet: --event is required; give one of: --event salon2016 (2016-10-01 to 2016-10-16), "
+                    + "--event salon2017 (2017-10-06 to 2017-10-08)"
+            ])
+    }
+
     func testTableWithFileFormatsIsAUsageError() throws {
         for format in ["--xlsx", "--md"] {
             let run = report([
@@ -98,13 +191,20 @@ final class ReportCommandsTests: CLITestCase {
         for name in linked { XCTAssertTrue(names.contains(name), name) }
         XCTAssertEqual(
             Set(try FileManager.default.contentsOfDirectory(atPath: output + "/fleet-salon2016")),
-            ["vehicles.csv", "daily.csv", "loans.csv", "damage.csv", "drivers.csv", "summary.csv", "quality.csv"])
+            [
+                "vehicles.csv", "daily.csv", "loans.csv", "damage.csv", "drivers.csv", "summary.csv", "quality.csv",
+                "datapackage.json",
+            ])
         XCTAssertTrue(run.errLines.contains("wrote \(output)/fleet-salon2016.xlsx"), run.err)
     }
 
     func testUsageAndDataErrorsAreOneLine() {
         let cases: [([String], ExitCode, String)] = [
-            (["fleet"], .usage, "report fleet: --event is required; see `report status` for the imported events"),
+            (
+                ["fleet", "--md"], .usage,
+                "report fleet: --event is required; give one of: --event salon2016 (2016-10-01 to 2016-10-16), "
+                    + "--event salon2017 (2017-10-06 to 2017-10-08)"
+            ),
             (
                 ["fleet", "--event", "salon2099"], .failure,
                 "report fleet: unknown event \"salon2099\"; known events: salon2016, salon2017"

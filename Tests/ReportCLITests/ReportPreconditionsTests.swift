@@ -47,10 +47,14 @@ final class ReportPreconditionsTests: CLITestCase {
                     == true,
                 run.err)
         }
-        // The day after as-of in Paris may already have begun in Kiribati (UTC+14): allowed.
+        // The day after as-of in Paris may already have begun in Kiribati (UTC+14): allowed, and
+        // being without data yet it is an empty period (exit 5), not a usage error.
         let tomorrow = report([
             "habits", "--date", "2026-11-30", "--db", databasePath, "--as-of", "2026-11-29T12:00:00Z",
         ])
-        XCTAssertEqual(tomorrow.code, .success, tomorrow.err)
+        XCTAssertEqual(tomorrow.code, .emptyPeriod, tomorrow.err)
+        XCTAssertEqual(
+            tomorrow.errLines, ["report habits: no habits data on 2026-11-30; the data covers 2026-11-28 to 2026-11-28"]
+        )
     }
 }

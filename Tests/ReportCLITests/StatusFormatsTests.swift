@@ -44,6 +44,32 @@ final class StatusFormatsTests: CLITestCase {
         XCTAssertTrue(lines.contains("logins,1,2026-11-28T07:00:00Z,2026-11-28T07:00:00Z"), run.out)
     }
 
+    /// What can be reported: the habits range of the imported tasks and login, in every format.
+    func testWhatCanBeReportedIsListedInEveryFormat() throws {
+        let text = report(["status", "--db", databasePath])
+        XCTAssertEqual(text.code, .success, text.err)
+        let lines = text.outLines
+        let heading = try XCTUnwrap(lines.firstIndex(of: "what can be reported:"), text.out)
+        XCTAssertTrue(lines[heading + 1].hasPrefix("report "), lines[heading + 1])
+        XCTAssertTrue(
+            lines[heading + 2].hasPrefix("report habits --from 2026-11-28 --to 2026-11-28")
+                && lines[heading + 2].hasSuffix("4 records"), lines[heading + 2])
+        let json = report(["status", "--db", databasePath, "--json"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let reportable = try XCTUnwrap(object["reportable"] as? [[String: Any]])
+        XCTAssertEqual(reportable.count, 1)
+        XCTAssertEqual(reportable.first?["options"] as? String, "--from 2026-11-28 --to 2026-11-28")
+        XCTAssertEqual(reportable.first?["count"] as? Int, 4)
+        let csv = report(["status", "--db", databasePath, "--csv", "--reportable"])
+        XCTAssertEqual(
+            csv.out.components(separatedBy: "\r\n"),
+            [
+                "domain,command,name,from,to,count,unit",
+                "habits,report habits --from 2026-11-28 --to 2026-11-28,,2026-11-28,2026-11-28,4,records", "",
+            ])
+        XCTAssertEqual(report(["status", "--db", databasePath, "--reportable"]).code, .usage)
+    }
+
     /// A database that holds nothing of `report` (a new file, or one another program made) is said
     /// to be empty, with what to do; it is not "older than this release", and stays untouched.
     func testAnEmptyDatabaseIsSaidToBeEmpty() throws {

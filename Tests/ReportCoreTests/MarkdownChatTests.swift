@@ -33,6 +33,23 @@ final class MarkdownChatTests: XCTestCase {
             ].suffix(8))
     }
 
+    /// A running event: the days up to as-of come first, latest on top; the days still to come
+    /// (empty figures) follow them in calendar order, never first.
+    func testARunningEventListsItsDaysUpToAsOfFirstAndTheFutureAfter() throws {
+        let rows: [[Value]] = (1...5).map { number in
+            [day("2016-10-0\(number)"), number <= 3 ? .number(Double(number) / 10) : .empty]
+        }
+        let through = try XCTUnwrap(Day("2016-10-03"))
+        let table = Table(
+            name: "daily_utilization", columns: [Column("day", .date), Column("utilization", .percent)], rows: rows,
+            markdownLimit: 5
+        ).markdown(.latestFirstThrough("day", through))
+        let lines = MarkdownTable.lines(table)
+        let days = lines.filter { $0.hasPrefix("| 2016") }.map { String($0.dropFirst(2).prefix(10)) }
+        XCTAssertEqual(days, ["2016-10-03", "2016-10-02", "2016-10-01", "2016-10-04", "2016-10-05"])
+        XCTAssertTrue(lines.contains("Latest first by day up to 2016-10-03; the days after it follow."), "\(lines)")
+    }
+
     func testOtherTablesShowTheirTopRowsByTheMainFigureAndChosenColumns() {
         let rows: [[Value]] = [
             [.text("A"), .number(0.2), .integer(1)], [.text("B"), .empty, .integer(2)],

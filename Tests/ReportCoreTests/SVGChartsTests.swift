@@ -55,6 +55,8 @@ final class SVGChartsTests: XCTestCase {
         }
     }
 
+    /// The renderer alone still says "No data" for an empty chart; the writers never ask it for
+    /// one (`ChartAbsence`, tested in XLSXPrintTests and ChartRangeTests).
     func testMissingOrEmptyDataSaysNoData() throws {
         let empty = Table(name: "t", columns: [Column("c"), Column("v", .integer)], rows: [[Value]]())
         let blanks = Table(name: "b", columns: [Column("c"), Column("v", .integer)], rows: [[.text("x"), .empty]])

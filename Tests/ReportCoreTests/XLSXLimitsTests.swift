@@ -68,7 +68,7 @@ final class XLSXLimitsTests: XCTestCase {
         XCTAssertEqual(sheet.conditionalFormats?.count, 0)
         XCTAssertTrue(dump.charts.isEmpty)
         let notes = try XCTUnwrap(dump.sheet("Summary")).rows.compactMap { $0.first?.v }
-        XCTAssertTrue(notes.contains("Chart “Rates” not drawn: table “loans” has no rows."), "\(notes)")
+        XCTAssertTrue(notes.contains("Rates: nothing to chart, as the period has no id rows."), "\(notes)")
     }
 
     func testRowsPastTheSheetLimitContinueOnNumberedSheets() throws {

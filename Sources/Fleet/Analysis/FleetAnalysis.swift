@@ -43,12 +43,19 @@ public enum FleetAnalysis {
             event: event, windows: windows, results: results, groupNames: groupNames,
             drivers: drivers)
         var notes: [String] = []
-        if options.asOf.microseconds < event.lastClose {
+        // A running event: the days up to as-of first (latest on top), the days to come after them.
+        let running = options.asOf.microseconds < event.lastClose
+        let dayOrder: MarkdownOrder =
+            running ? .latestFirstThrough("day", event.local.day(of: options.asOf)) : .latestFirst("day")
+        if running {
             notes.append(
                 "The event is not over at as-of: opening windows are counted up to as-of, later ones are empty.")
         }
-        return Report(
-            kind: "fleet", title: "Fleet report — \(event.name)", scope: event.id, asOf: options.asOf,
+        let days =
+            event.firstDay == event.lastDay ? event.firstDay.description : "\(event.firstDay) to \(event.lastDay)"
+        var report = Report(
+            kind: "fleet", title: "Fleet, \(event.name) (\(days))", scope: event.id,
+            asOf: event.local.localized(options.asOf),
             parameters: [
                 ("event", event.id), ("grace_minutes", String(options.graceMinutes)),
                 ("time_zone", event.local.identifier),
@@ -57,17 +64,17 @@ public enum FleetAnalysis {
             // Markdown (chat) shows the latest days and the top rows first, in the columns that
             // fit a chat line; CSV and XLSX keep every row and column in contract order.
             tables: [
-                FleetSummary.dailyUtilization(context).markdown(.latestFirst("day")),
+                FleetSummary.dailyUtilization(context).markdown(dayOrder),
                 FleetSummary.damageByType(context),
                 FleetSummary.mostUsedCars(context), FleetSummary.mostDamagingDrivers(context),
-                FleetSummary.latestReturns(context),
+                FleetSummary.mostLateReturns(context),
                 FleetTables.vehicles(context).markdown(
                     .largestFirst("utilization"),
                     columns: [
                         "plate", "brand", "model", "group", "loans", "hours_out", "utilization", "new_impacts",
                         "late_returns",
                     ]),
-                FleetTables.daily(context).markdown(.latestFirst("day")),
+                FleetTables.daily(context).markdown(dayOrder),
                 FleetTables.loans(context).markdown(
                     .latestFirst("out_at"),
                     columns: [
@@ -90,6 +97,9 @@ public enum FleetAnalysis {
                     series: ["new_impacts"], fileStem: "damage-by-type"),
             ],
             heatMap: FleetSummary.heatMap(context), notes: notes)
+        report.timeZone = event.local.identifier
+        if results.vehicles.isEmpty { report.emptyPeriod = try FleetScopes.emptyPeriod(database, event: event) }
+        return report
     }
 
     /// One pass over the ordered assignments and their impacts, which are freed when it returns;

@@ -20,7 +20,7 @@ enum FleetSummary {
             Figure("hours_out", .number(hoursOut), .duration),
             Figure("utilization", FleetReportContext.ratio(hoursOut, available), .percent),
             Figure("loan_hours", .number(hours(counts.loanMicroseconds)), .duration),
-            Figure("km", .number(counts.km), .decimal(places: 1), title: "Km"),
+            Figure("km", .number(counts.km), .measure(maximumPlaces: 1), title: "Km"),
             Figure("late_returns", .integer(counts.lateReturns), .integer),
             Figure(
                 "late_rate", FleetReportContext.ratio(Double(counts.lateReturns), Double(counts.returnedLoans)),
@@ -108,8 +108,9 @@ enum FleetSummary {
             ], rows: rows, outputs: [.markdown], caption: "Top 10 drivers by new impacts charged to them.")
     }
 
-    /// The ten latest returns by minutes late (ties by assignment id); on-time returns not listed.
-    static func latestReturns(_ context: FleetReportContext) -> Table {
+    /// The ten returns most minutes late (ties by assignment id); on-time returns not listed. Not
+    /// "latest returns", which would read as the most recent ones.
+    static func mostLateReturns(_ context: FleetReportContext) -> Table {
         let late = context.loanOrder.filter { (context.results.lines[Int($0)].lateMinutes ?? 0) > 0 }
         let top = late.enumerated().sorted {
             let left = context.results.lines[Int($0.element)].lateMinutes ?? 0
@@ -121,14 +122,14 @@ enum FleetSummary {
             return [
                 .text(line.assignmentId), .text(context.results.vehicles[Int(line.vehicle)].plate),
                 .text(context.driverName(line.driver)), context.timestamp(line.plannedIn), context.timestamp(line.inAt),
-                .number(line.lateMinutes.map(Double.init)),
+                line.lateMinutes.map { .integer($0) } ?? .empty,
             ]
         }
         return Table(
-            name: "latest_returns",
+            name: "most_late_returns", title: "Most late returns",
             columns: [
                 Column("assignment_id"), Column("plate"), Column("driver"), Column("planned_in", .timestamp),
-                Column("in_at", .timestamp), Column("late_minutes", .duration),
+                Column("in_at", .timestamp), Column("late_minutes", .integer, unit: "minutes"),
             ], rows: rows, outputs: [.markdown], caption: "Top 10 late returns by minutes late.")
     }
 

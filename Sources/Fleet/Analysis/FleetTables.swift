@@ -5,15 +5,16 @@ import ReportModel
 enum FleetTables {
     static let vehicleColumns = [
         Column("plate"), Column("brand"), Column("model"), Column("group"), Column("loans", .integer),
-        Column("hours_out", .duration), Column("available_hours", .duration),
+        Column("hours_out", .duration, unit: "hours"), Column("available_hours", .duration, unit: "hours"),
         Column("utilization", .percent, dataBar: true),
-        Column("km", .decimal(places: 1), title: "Km"), Column("new_impacts", .integer),
+        Column("km", .measure(maximumPlaces: 1), title: "Km", unit: "km"), Column("new_impacts", .integer),
         Column("late_returns", .integer),
     ]
 
     static let dailyColumns = [
-        Column("day", .date), Column("group"), Column("vehicles", .integer), Column("available_hours", .duration),
-        Column("hours_out", .duration), Column("utilization", .percent, dataBar: true),
+        Column("day", .date), Column("group"), Column("vehicles", .integer),
+        Column("available_hours", .duration, unit: "hours"),
+        Column("hours_out", .duration, unit: "hours"), Column("utilization", .percent, dataBar: true),
         Column("check_outs", .integer), Column("check_ins", .integer),
     ]
 
@@ -22,22 +23,26 @@ enum FleetTables {
         Column("status"),
         Column("planned_out", .timestamp), Column("planned_in", .timestamp),
         Column("out_at", .timestamp, title: "Out at"),
-        Column("in_at", .timestamp, title: "In at"), Column("hours", .duration), Column("late_minutes", .duration),
-        Column("km", .decimal(places: 1), title: "Km"), Column("oil_delta", .integer),
-        Column("interior_delta", .integer),
-        Column("exterior_delta", .integer), Column("new_impacts", .integer), Column("signed_out", .boolean),
+        Column("in_at", .timestamp, title: "In at"), Column("hours", .duration, unit: "hours"),
+        Column("late_minutes", .integer, unit: "minutes"),
+        Column("km", .measure(maximumPlaces: 1), title: "Km", unit: "km"),
+        Column("oil_delta", .integer, unit: "levels of 0-4"),
+        Column("interior_delta", .integer, unit: "levels of 0-4"),
+        Column("exterior_delta", .integer, unit: "levels of 0-4"), Column("new_impacts", .integer),
+        Column("signed_out", .boolean),
         Column("signed_in", .boolean),
     ]
 
     static let damageColumns = [
         Column("assignment_id", title: "Assignment"), Column("plate"), Column("driver"), Column("type"),
-        Column("x", .decimal(places: 2), title: "X"), Column("y", .decimal(places: 2), title: "Y"), Column("zone"),
+        Column("x", .decimal(places: 2), title: "X", unit: "diagram units, 0-400"),
+        Column("y", .decimal(places: 2), title: "Y", unit: "diagram units, 0-400"), Column("zone"),
         Column("attributed", .boolean),
     ]
 
     static let driverColumns = [
         Column("driver_id", title: "Driver id"), Column("driver"), Column("company"), Column("loans", .integer),
-        Column("hours", .duration), Column("late_returns", .integer), Column("new_impacts", .integer),
+        Column("hours", .duration, unit: "hours"), Column("late_returns", .integer), Column("new_impacts", .integer),
         Column("damage_rate", .percent),
     ]
 
@@ -56,7 +61,8 @@ enum FleetTables {
         return Table(
             name: "vehicles", columns: vehicleColumns, rows: rows,
             caption:
-                "Every car of the event, by plate: hours out are the union of its loans inside the opening windows.")
+                "Every car of the event, by plate: hours out are the union of its loans inside the opening windows."
+        ).keyed("plate")
     }
 
     /// A row per event day and group with at least one vehicle, by day then group name.
@@ -90,7 +96,8 @@ enum FleetTables {
         }
         return Table(
             name: "loans", columns: loanColumns, rows: rows,
-            caption: "Every assignment that was not cancelled, by assignment id.")
+            caption: "Every assignment that was not cancelled, by assignment id."
+        ).keyed("assignment_id")
     }
 
     static func loanRow(_ line: LoanLine, _ context: FleetReportContext) -> [Value] {
@@ -100,7 +107,7 @@ enum FleetTables {
             .text(context.groupName(line.group)), .text(context.driverName(line.driver)), .text(line.status.name),
             context.timestamp(line.plannedOut), context.timestamp(line.plannedIn), context.timestamp(line.outAt),
             context.timestamp(line.inAt), .number(line.loanMicroseconds.map(FleetReportContext.hours)),
-            .number(line.lateMinutes.map(Double.init)), .number(line.km), integer(line.oilDelta),
+            integer(line.lateMinutes), .number(line.km), integer(line.oilDelta),
             integer(line.interiorDelta), integer(line.exteriorDelta), integer(line.newImpacts),
             .boolean(line.signedOut), .boolean(line.signedIn),
         ]
@@ -144,7 +151,8 @@ enum FleetTables {
         }
         return Table(
             name: "drivers", columns: driverColumns, rows: rows,
-            caption: "Every driver named by an assignment that was not cancelled, by driver id.")
+            caption: "Every driver named by an assignment that was not cancelled, by driver id."
+        ).keyed("driver_id")
     }
 
     static func quality(_ context: FleetReportContext) -> Table {

@@ -285,7 +285,9 @@ struct NightlyRun {
         // leaves the other free for the habits and bookings reports. At most one report a core
         // (two at least) runs at a time, in domain order, so that memory holds two or so reports'
         // working sets, not every one's. The log lists them in domain order, whichever finished first.
-        let outcomes = (0..<reports.count).map { _ in ConcurrentResult<(baseName: String, files: Int)>() }
+        let outcomes = (0..<reports.count).map { _ in
+            ConcurrentResult<(baseName: String, files: Int, emptyPeriod: String?)>()
+        }
         let group = DispatchGroup()
         let slots = DispatchSemaphore(value: max(2, ProcessInfo.processInfo.activeProcessorCount))
         for (request, outcome) in zip(reports, outcomes) {
@@ -302,7 +304,8 @@ struct NightlyRun {
                         let report = try reader.transaction(immediate: false) { try request.make(reader) }
                         let result = ReportFiles.write(report, formats: .all, to: outputFolder)
                         if let failure = result.failure { throw failure }
-                        return (report.baseName, result.written.count)
+                        // The night takes an empty period (`--allow-empty`): written, and logged.
+                        return (report.baseName, result.written.count, report.emptyPeriod)
                     })
             }
         }
@@ -311,6 +314,7 @@ struct NightlyRun {
             switch outcome.get() {
             case .success(let written)?:
                 tally.reportsWritten += 1
+                if let line = written.emptyPeriod { log.info("\(request.label) report: " + line) }
                 log.info(
                     "wrote \(request.label) report \(written.baseName) (xlsx, csv, md, \(written.files) files) "
                         + "to \(ReportFiles.displayPath(outputFolder))"

@@ -10,14 +10,18 @@ import Writers
 public enum StatusCommand: Command {
     public static let spec = CommandSpec(
         name: "status",
-        abstract: "Show what the database holds: kinds, counts, date ranges, last imports.",
+        abstract: "Show what the database holds: kinds, counts, date ranges, what can be reported, last imports.",
         options: [
             CommonOptions.database.spec, CommonOptions.busyTimeout.spec, CommonOptions.quiet.spec, json.spec, csv.spec,
+            reportable.spec,
         ])
 
     static let json = Flag(
         "json", help: "Print one JSON object (kinds, counts, date ranges, last imports), for monitoring.")
     static let csv = Flag("csv", help: "Print the kinds table as CSV (kind, records, from, to), for scripts.")
+    static let reportable = Flag(
+        "reportable",
+        help: "With --csv: print what can be reported instead (domain, command, name, from, to, count, unit).")
 
     /// How `status` prints, read from the arguments once.
     enum Format {
@@ -46,13 +50,22 @@ public enum StatusCommand: Command {
             return .success
         }
         if format == .csv {
-            try console.withOutputSink { try CSVWriter().writeTable(summary.kindsTable, to: $0) }
+            let table = context.arguments[StatusCommand.reportable] ? summary.scopesTable : summary.kindsTable
+            try console.withOutputSink { try CSVWriter().writeTable(table, to: $0) }
             return .success
+        }
+        if context.arguments[StatusCommand.reportable] {
+            throw UsageError("--reportable is a table of --csv: add --csv")
         }
         console.output("database \(path)")
         let lines =
             [["kind", "records", "from", "to"]] + summary.kinds.map { [$0.name, String($0.records), $0.from, $0.to] }
         console.output(StatusCommand.align(lines))
+        if !summary.scopes.isEmpty {
+            console.output("")
+            console.output("what can be reported:")
+            console.output(StatusCommand.align(StatusCommand.scopeLines(summary.scopes, withDomain: true)))
+        }
         if let files = summary.filesImported {
             console.output("")
             console.output(
@@ -76,6 +89,7 @@ public enum StatusCommand: Command {
                 .init(name: $0.kind.name, records: $0.records, from: $0.from, to: $0.to)
             }
         }
+        for module in modules { summary.scopes += try module.reportScopes(database) }
         if let imports = try ImportLog.summary(database) {
             summary.filesImported = imports.filesImported
             summary.rejectedRecords = imports.rejectedRecords
@@ -86,6 +100,18 @@ public enum StatusCommand: Command {
             }
         }
         return summary
+    }
+
+    /// The scopes as text rows under a header: `report fleet --event salon2016  Mondial…  2016-10-01 …`.
+    static func scopeLines(_ scopes: [ReportScope], withDomain: Bool) -> [[String]] {
+        let header = withDomain ? ["report", "name", "from", "to", "data"] : ["options", "name", "from", "to", "data"]
+        return [header]
+            + scopes.map { scope in
+                [
+                    withDomain ? "report \(scope.domain) \(scope.options)" : scope.options, scope.name,
+                    scope.from.description, scope.to.description, "\(scope.count) \(scope.unit)",
+                ]
+            }
     }
 
     /// Columns padded to their widest cell.

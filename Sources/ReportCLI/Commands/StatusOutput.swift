@@ -1,3 +1,4 @@
+import DomainInterface
 import Foundation
 import ReportModel
 
@@ -26,6 +27,8 @@ struct StatusSummary {
     var filesImported: Int?
     var rejectedRecords: Int?
     var lastImports: [ImportRow] = []
+    /// What can be reported: the modules' `reportScopes`, in module order.
+    var scopes: [ReportScope] = []
 
     /// One JSON object, keys sorted, so that a monitor can diff two runs.
     func json() throws -> String {
@@ -41,10 +44,35 @@ struct StatusSummary {
                 ] as [String: Any]
             },
         ]
+        object["reportable"] = scopes.map {
+            [
+                "domain": $0.domain, "options": $0.options, "name": $0.name, "from": $0.from.description,
+                "to": $0.to.description, "count": $0.count, "unit": $0.unit,
+            ] as [String: Any]
+        }
         object["files_imported"] = filesImported ?? 0
         object["rejected_records"] = rejectedRecords ?? 0
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// What can be reported, as a CSV table (`status --csv --reportable`).
+    var scopesTable: Table {
+        Table(
+            name: "reportable",
+            columns: [
+                Column("domain"), Column("command"), Column("name"), Column("from", .date), Column("to", .date),
+                Column("count", .integer), Column("unit"),
+            ],
+            // The whole command, so that the cell does not start with `--` (which CSV-injection
+            // guarding would prefix with `'`).
+            rows: scopes.map {
+                [
+                    .text($0.domain), .text("report \($0.domain) \($0.options)"), .text($0.name), .day($0.from),
+                    .day($0.to),
+                    .integer($0.count), .text($0.unit),
+                ]
+            })
     }
 
     /// The kinds table as a CSV table of the dashboard contract's rules (RFC 4180, injection-safe).

@@ -2,7 +2,7 @@
 """Prints, as JSON, how each sheet of a workbook is set up to print, read from the zip's XML.
 
 xlsx_print.py BOOK.xlsx  ->  {"sheets": [{"name", "orientation", "fit_to_page", "fit_to_width",
-  "fit_to_height", "print_titles", "print_area", "header", "footer", "widths",
+  "fit_to_height", "scale", "hidden", "print_titles", "print_area", "header", "footer", "widths",
   "charts": [{"from_col", "from_row", "to_col", "to_row", "axis_min"}]}]}
 
 openpyxl drops charts and drawing anchors, so this reads the parts directly.
@@ -29,7 +29,8 @@ def main(path):
             r'<definedName name="_xlnm\.(Print_Titles|Print_Area)" localSheetId="(\d+)"[^>]*>([^<]*)</definedName>', workbook):
         names[(int(local_id), kind)] = text
     sheets = []
-    for index, (name, relation) in enumerate(re.findall(r'<sheet name="([^"]*)" sheetId="\d+" r:id="([^"]+)"', workbook)):
+    for index, (name, state, relation) in enumerate(re.findall(
+            r'<sheet name="([^"]*)" sheetId="\d+"(?: state="(\w+)")? r:id="([^"]+)"', workbook)):
         part = "xl/" + targets[relation].lstrip("/").replace("xl/", "")
         xml = archive.read(part).decode()
         widths = {}
@@ -66,6 +67,8 @@ def main(path):
             "fit_to_page": attribute(xml, "pageSetUpPr", "fitToPage") == "1",
             "fit_to_width": int(attribute(xml, "pageSetup", "fitToWidth") or 1),
             "fit_to_height": int(attribute(xml, "pageSetup", "fitToHeight") or 1),
+            "scale": int(attribute(xml, "pageSetup", "scale") or 100),
+            "hidden": state == "hidden",
             "print_titles": names.get((index, "Print_Titles")),
             "print_area": names.get((index, "Print_Area")),
             "header": unescape(header.group(1)) if header else None,
