@@ -33,6 +33,9 @@ test-deps: deps
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
 	@python3 -c "import openpyxl, duckdb, pandas, frictionless" 2>/dev/null || python3 -m pip install -q --root-user-action=ignore $(PIP_PACKAGES)
+	@# Citus for the Citus pass, when its installer is beside the repository (it returns at once
+	@# when Citus is installed); without it the Citus tests skip.
+	@if [ -f $(CITUS_INSTALL) ]; then bash $(CITUS_INSTALL); fi
 
 build: deps
 	swift build $(SWIFT_FLAGS)
@@ -52,14 +55,19 @@ demo: release
 	$(RELEASE_BIN) bookings --month 2026-10 --as-of $(DEMO_AS_OF) --xlsx --csv --md
 
 # The whole suite on SQLite, then the import and report suites again on PostgreSQL (the same
-# tests, a throwaway cluster the tests start and stop: Tests/ReportTestSupport/PostgresTestServer.swift).
+# tests, a throwaway cluster the tests start and stop: Tests/ReportTestSupport/PostgresTestServer.swift),
+# then on a throwaway Citus cluster of three nodes (Tests/ReportTestSupport/CitusTestServer.swift;
+# the Citus tests skip when Citus is not installed and ../shared/citus/install.sh is absent).
 POSTGRES_SUITES := HabitsTests|BookingsTests|FleetTests|ImportCommandTests|ReportCommandsTests|SampleReportsTests|ConcurrencyTests|XLSXGoldenTests|PostgresStoreTests
+CITUS_SUITES := CitusClusterTests
+CITUS_INSTALL := ../shared/citus/install.sh
 
 test: test-deps
 	scripts/check-layers.sh $(SWIFT_FLAGS)
 	swift build $(SWIFT_FLAGS) --build-tests
 	swift test $(SWIFT_FLAGS) --skip-build --disable-swift-testing
 	REPORT_TEST_BACKEND=postgresql swift test $(SWIFT_FLAGS) --skip-build --disable-swift-testing --filter '$(POSTGRES_SUITES)'
+	REPORT_TEST_BACKEND=citus swift test $(SWIFT_FLAGS) --skip-build --disable-swift-testing --filter '$(CITUS_SUITES)'
 
 clean:
 	rm -rf .build

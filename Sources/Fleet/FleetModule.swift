@@ -35,12 +35,12 @@ public enum FleetModule {
             .events: .date("starts_on"), .assignments: .instant("planned_time_out_us"),
             .loanRecords: .instant("recorded_at_us"),
         ],
-        distribution: [
-            .reference(table: "events"), .reference(table: "groups"), .reference(table: "drivers"),
-            .distributed(table: "assignments", column: "event_id", colocatedWith: nil),
-            // loan_records and loan_impacts stay on the coordinator until they carry their event
-            // (a record may arrive before its assignment): issue 29, fleet step 2.
-        ],
+        // Every fleet table stays on the coordinator until loan_records and loan_impacts carry
+        // their event (a record may arrive before its assignment; issue 29): a fleet query joins
+        // them with assignments, and Citus joins a distributed table with a local one only in
+        // simple shapes. Then: events, groups, drivers reference tables; assignments,
+        // loan_records, loan_impacts by event_id.
+        distribution: [],
         nightlyReports: nightlyReports, reportScopes: FleetScopes.scopes)
 
     static let command = CommandSpec(

@@ -25,6 +25,9 @@ public final class DomainTestStore {
         location = try TestStore.freshLocation(in: directory.path)
         database = try Database(path: location)
         try Schema.migrate(database, ImportLog.migrations + module.migrations)
+        // On Citus, the domain's tables are laid out as `report distribute` lays them out, so that
+        // the same tests run against distributed tables (REPORT_TEST_BACKEND=citus).
+        if TestStore.isCitus { _ = try database.distribute(module.distribution) }
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
