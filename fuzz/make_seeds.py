@@ -153,11 +153,38 @@ def timestamps_seeds():
         write("timestamps", value.encode())
 
 
+def connection_strings_seeds():
+    # Byte 0 picks the prefix (fuzz/targets/connection_strings.swift): 0 postgresql://, 1 postgres://,
+    # 2 "host=db password=", 3 "user=u password='", 4 none, 5 mysql://, 6 sqlite://, 7 postgresql://u:
+    seeds = [
+        (0, "report:Tr0ub4dor@3xyz@127.0.0.1:5432/report"),
+        (0, "weird:p@ss/w:rd%41@127.0.0.1:54411/report"),
+        (0, "report:my@secret:word@db.example:5432/report"),
+        (0, "report:s3cr%40t@db.example:5432/report?sslmode=require"),
+        (0, "u:pw@db:5432/report?application_name=a@b"),
+        (0, "u:pa?ss@x@127.0.0.1:1/db"),
+        (1, "db/report?user=a&password=hunter2&sslmode=require"),
+        (1, "h/db?password=a&b&user=me"),
+        (2, "s3cr3t-pw dbname=report"),
+        (2, "a b c dbname=report"),
+        (3, "a b\\'c d' dbname=report"),
+        (4, "host=/tmp port=5432 user=report password=x dbname=report"),
+        (4, "report.sqlite"),
+        (5, "report:hunter2@db/report"),
+        (6, "/var/lib/report.sqlite"),
+        (7, "50%off@db.invalid/db"),
+        (7, "\u00e9t\u00e9\U0001f600@%2Ftmp%2Fsocket/db"),
+    ]
+    for selector, text in seeds:
+        write("connection_strings", bytes([selector]) + text.encode())
+
+
 if __name__ == "__main__":
     shutil.rmtree(CORPUS, ignore_errors=True)
     records_seeds()
     json_reader_seeds()
     timestamps_seeds()
+    connection_strings_seeds()
     for target in sorted(os.listdir(CORPUS)):
         files = os.listdir(os.path.join(CORPUS, target))
         size = sum(os.path.getsize(os.path.join(CORPUS, target, name)) for name in files)

@@ -14,7 +14,7 @@ cd "$root"
 
 seconds="${1:-60}"
 [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "usage: fuzz/run.sh [SECONDS]" >&2; exit 2; }
-read -r -a targets <<< "${FUZZ_TARGETS:-json_reader records timestamps}"
+read -r -a targets <<< "${FUZZ_TARGETS:-json_reader records timestamps connection_strings}"
 
 fuzz/build.sh "${targets[@]}"
 
@@ -26,6 +26,7 @@ max_len_of() {
         json_reader) echo 65536 ;;   # a few records of every layout, split by a tiny buffer
         records) echo 4096 ;;        # one record; the largest sample record is 1.8 KB
         timestamps) echo 64 ;;       # the longest valid form is 32 bytes plus a long fraction
+        connection_strings) echo 256 ;;  # a URL or keyword/value string with a long password
         *) echo 4096 ;;
     esac
 }

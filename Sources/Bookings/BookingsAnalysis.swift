@@ -24,7 +24,7 @@ public enum BookingsAnalysis {
         let metrics = try BookingsMetrics.compute(database: database, options: options)
         var report = BookingsReport.make(metrics)
         // No booking and no slot in the period: nothing to report (exit 5 unless --allow-empty).
-        if metrics.totals.overall.bookings == 0, metrics.totals.overall.capacity == 0 {
+        if metrics.totals.overall.bookings == 0, metrics.totals.overall.capacity.exactUnits == 0 {
             report.emptyPeriod = try BookingsScopes.emptyPeriod(
                 database, options: options, local: metrics.calendar.local)
         }
@@ -60,6 +60,8 @@ struct BookingsMetrics: Sendable {
             if services.contains(where: { $0.name == nil }) {
                 quality += try QualityIssue.unknownServices(database, filter: filter, calendar: calendar)
             }
+            quality += QualityIssue.figuresOutOfRange(
+                totals: totals, services: services, postalCodes: totals.postalCodeRows, calendar: calendar)
             quality.sort(by: QualityIssue.precedes)
             return BookingsMetrics(
                 options: options, calendar: calendar, totals: totals, leadTime: leadTime,

@@ -1,3 +1,4 @@
+import ReportModel
 import Store
 
 /// One row of `services.csv`: a service with at least one line among the period's bookings.
@@ -9,9 +10,9 @@ struct ServiceRow: Sendable, Equatable {
     /// Lines of any status: a service twice in one booking counts 2.
     let lines: Int
     /// Σ line price_cents of `paid` and `done` bookings.
-    let revenueCents: Double
+    let revenueCents: CheckedTotal
     /// Σ max(old_price_cents − price_cents, 0) of those lines, each with its own old price.
-    let discountCents: Double
+    let discountCents: CheckedTotal
 }
 
 /// One row of `postal_codes.csv`.
@@ -21,7 +22,7 @@ struct PostalCodeRow: Sendable, Equatable {
     /// Bookings of any status.
     var bookings: Int
     /// Σ amount_cents of `paid` and `done` bookings.
-    var revenueCents: Double
+    var revenueCents: CheckedTotal
 }
 
 /// The per-service table, grouped in SQL: a few hundred rows at most come back, whatever the
@@ -30,7 +31,9 @@ struct PostalCodeRow: Sendable, Equatable {
 enum BookingsBreakdowns {
     static func services(_ database: Database, calendar: BookingsCalendar, filter: PeriodFilter) throws -> [ServiceRow]
     {
-        // Money sums use TOTAL (a double): SUM would fail on integer overflow with absurd prices.
+        // Money sums use TOTAL (a double) over non-negative integers: exact up to 2^53, and a larger
+        // total is marked rather than trusted (`CheckedTotal(sqlTotal:)`); SUM would fail the whole
+        // report on SQLite's integer overflow, and PostgreSQL's numeric SUM could not be read whole.
         let statement = try database.prepare(
             """
             SELECT l.service_id, s.name, s.category, COUNT(*),
@@ -51,7 +54,8 @@ enum BookingsBreakdowns {
                 ServiceRow(
                     serviceId: statement.string(0), name: statement.stringOrNil(1),
                     category: statement.stringOrNil(2), lines: Int(statement.int64(3)),
-                    revenueCents: statement.double(4), discountCents: statement.double(5)))
+                    revenueCents: CheckedTotal(sqlTotal: statement.double(4)),
+                    discountCents: CheckedTotal(sqlTotal: statement.double(5))))
         }
         return rows
     }

@@ -46,10 +46,10 @@ public struct BookingRecord: Sendable, Equatable {
             lines.append(
                 Line(
                     serviceId: try line.id("service_id"),
-                    priceCents: try line.integer("price_cents", 0...Int64.max),
-                    oldPriceCents: try line.optionalInteger("old_price_cents", 0...Int64.max)))
+                    priceCents: try line.integer("price_cents", BookingsLimits.cents),
+                    oldPriceCents: try line.optionalInteger("old_price_cents", BookingsLimits.cents)))
         }
-        let amountCents = try reader.integer("amount_cents", 0...Int64.max)
+        let amountCents = try reader.integer("amount_cents", BookingsLimits.cents)
         let paidAt = try reader.optionalTimestamp("paid_at")
         let cancelledAt = try reader.optionalTimestamp("cancelled_at")
         let postalCode = try reader.optionalString("postal_code")

@@ -46,8 +46,9 @@ public enum BookingsModule {
         name: "bookings",
         abstract: "Bookings report of a month or period: revenue, occupancy, cancellations, customers.",
         discussion: """
-            The period is --month YYYY-MM, or --from and --to (dates, inclusive); by default the current
-            month up to --as-of. Days and morning/afternoon/evening are taken in --timezone.
+            The period is --month YYYY-MM (every day of the month, also of the month holding --as-of:
+            upcoming bookings count), or --from and --to (dates, inclusive); by default the current
+            month up to the --as-of day. Days and morning/afternoon/evening are taken in --timezone.
             Files: bookings-<month>.xlsx, bookings-<month>/ (CSV), bookings-<month>.md; a range gives
             bookings-<from>_<to>.
             """,
@@ -56,7 +57,7 @@ public enum BookingsModule {
     /// The options of `report bookings`, each declared once.
     enum Options {
         static let month = Option<String>(
-            "month", "YYYY-MM", help: "The month to report (the current month ends at --as-of).")
+            "month", "YYYY-MM", help: "The whole month to report, the current one too (upcoming bookings count).")
         static let from = Option.day("from", help: "First day of the period (with --to).")
         static let to = Option.day("to", help: "Last day of the period (with --from).")
         static let timeZone = Option<String>(

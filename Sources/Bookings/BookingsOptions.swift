@@ -27,28 +27,30 @@ public struct BookingsOptions: Sendable {
         self.asOf = asOf
     }
 
-    /// The period of `--month YYYY-MM`: the whole month, except the month holding the as-of
-    /// day, which ends at that day (a report of the current month covers what has happened).
+    /// The period of `--month YYYY-MM`: the whole calendar month, also the month holding the
+    /// as-of day (SPEC §4): its days after as-of are zero-filled and its upcoming bookings count.
     public static func month(
         _ text: String, timeZone: String = Zones.defaultIdentifier,
         asOf: Timestamp
     ) throws(BookingsAnalysisError) -> BookingsOptions {
-        guard let local = LocalTime(identifier: timeZone) else { throw .unknownTimeZone(timeZone) }
+        guard LocalTime(identifier: timeZone) != nil else { throw .unknownTimeZone(timeZone) }
         guard let first = BookingsOptions.firstDay(ofMonth: text) else { throw .invalidMonth(text) }
         let (year, month, _) = first.components
-        var last = first.adding(days: Day.daysInMonth(year: year, month: month) - 1)
-        let asOfDay = local.day(of: asOf)
-        if asOfDay.monthKey == first.monthKey { last = asOfDay }
+        let last = first.adding(days: Day.daysInMonth(year: year, month: month) - 1)
         return BookingsOptions(from: first, to: last, monthScope: first.monthKey, timeZone: timeZone, asOf: asOf)
     }
 
-    /// The default period: the month holding the as-of day, up to that day.
+    /// The default period (no `--month`, `--from` or `--to`): the month holding the as-of day, up
+    /// to that day (what has happened so far this month). Named after the month.
     public static func currentMonth(
         timeZone: String = Zones.defaultIdentifier,
         asOf: Timestamp
     ) throws(BookingsAnalysisError) -> BookingsOptions {
         guard let local = LocalTime(identifier: timeZone) else { throw .unknownTimeZone(timeZone) }
-        return try month(local.day(of: asOf).monthKey, timeZone: timeZone, asOf: asOf)
+        let asOfDay = local.day(of: asOf)
+        var options = try month(asOfDay.monthKey, timeZone: timeZone, asOf: asOf)
+        options.to = asOfDay
+        return options
     }
 
     /// The part of file names after `bookings-`: the month, or `FROM_TO`.

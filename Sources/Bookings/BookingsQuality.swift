@@ -1,3 +1,4 @@
+import ReportModel
 import Store
 import Time
 
@@ -8,6 +9,8 @@ import Time
 struct QualityIssue: Sendable, Equatable {
     enum Kind: Int, CaseIterable, Sendable {
         case unresolvedPast, negativeLeadTime, unknownCustomer, unknownService, unknownSlot
+        /// A total too large to show exactly (issue 30): `record` names the row, `subject` the figure.
+        case figureOutOfRange
 
         /// The `issue` value of `quality.csv`.
         var name: String {
@@ -17,6 +20,7 @@ struct QualityIssue: Sendable, Equatable {
             case .unknownCustomer: return "unknown_customer"
             case .unknownService: return "unknown_service"
             case .unknownSlot: return "unknown_slot"
+            case .figureOutOfRange: return "figure_out_of_range"
             }
         }
 
@@ -28,6 +32,7 @@ struct QualityIssue: Sendable, Equatable {
             case .unknownCustomer: return "unknown_customers"
             case .unknownService: return "unknown_services"
             case .unknownSlot: return "unknown_slots"
+            case .figureOutOfRange: return "figures_out_of_range"
             }
         }
     }
@@ -60,6 +65,10 @@ struct QualityIssue: Sendable, Equatable {
             return "service \(subject) is not in the services export"
         case .unknownSlot:
             return "slot \(subject) is not in the slots export"
+        case .figureOutOfRange:
+            return
+                "\(subject) is a total of more than 15 digits (or past 2^63 units) and cannot be shown exactly; the "
+                + "cell is left empty"
         }
     }
 
@@ -98,6 +107,46 @@ struct QualityIssue: Sendable, Equatable {
                 QualityIssue(
                     kind: .unknownService, record: statement.string(0), subject: statement.string(1),
                     startsAt: statement.int64(2), createdAt: statement.int64(3)))
+        }
+        return issues
+    }
+}
+
+extension QualityIssue {
+    /// One `figure_out_of_range` row per total of the report that `CheckedTotal` will not show:
+    /// the days, day periods, services and postal codes, and the summary. Real data never gives
+    /// one (import limits: docs/RELIABILITY.md); absurd data gets an empty cell and this row.
+    static func figuresOutOfRange(
+        totals: BookingsTotals, services: [ServiceRow], postalCodes: [PostalCodeRow], calendar: BookingsCalendar
+    ) -> [QualityIssue] {
+        var issues: [QualityIssue] = []
+        func check(_ total: CheckedTotal, money: Bool, _ figure: String, _ row: String) {
+            guard !total.isShown(dividedBy: money ? 100 : 1, places: money ? 2 : 0) else { return }
+            issues.append(
+                QualityIssue(kind: .figureOutOfRange, record: row, subject: figure, startsAt: 0, createdAt: 0))
+        }
+        let overall = totals.overall
+        check(overall.revenueCents, money: true, "revenue_eur", "summary")
+        check(overall.discountCents, money: true, "discount_eur", "summary")
+        for (index, day) in calendar.days.enumerated() {
+            let total = totals.day(index)
+            check(total.revenueCents, money: true, "revenue_eur", "daily \(day)")
+            check(total.discountCents, money: true, "discount_eur", "daily \(day)")
+            for period in DayPeriod.allCases {
+                check(
+                    totals.buckets[index * 3 + period.rawValue].capacity, money: false, "capacity",
+                    "occupancy \(day) \(period.name)")
+            }
+        }
+        for period in DayPeriod.allCases {
+            check(totals.period(period).capacity, money: false, "capacity", "occupancy_by_period \(period.name)")
+        }
+        for service in services {
+            check(service.revenueCents, money: true, "revenue_eur", "service \(service.serviceId)")
+            check(service.discountCents, money: true, "discount_eur", "service \(service.serviceId)")
+        }
+        for code in postalCodes {
+            check(code.revenueCents, money: true, "revenue_eur", "postal_code \(code.postalCode)")
         }
         return issues
     }

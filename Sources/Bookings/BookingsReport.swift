@@ -54,8 +54,9 @@ enum BookingsReport {
             Figure("cancelled", .integer(overall.cancelled), .integer),
             Figure("no_show", .integer(overall.noShow), .integer, title: "No-show"),
             Figure("done", .integer(overall.done), .integer),
-            Figure("revenue_eur", .number(overall.revenueCents / 100), .euros, title: "Revenue (EUR)"),
-            Figure("discount_eur", .number(overall.discountCents / 100), .euros, title: "Discount (EUR)"),
+            Figure("revenue_eur", BookingsReportTables.euros(overall.revenueCents), .euros, title: "Revenue (EUR)"),
+            Figure(
+                "discount_eur", BookingsReportTables.euros(overall.discountCents), .euros, title: "Discount (EUR)"),
             Figure("cancellation_rate", .number(ratio(overall.cancelled, overall.bookings)), .percent),
             Figure("late_cancellations", .integer(totals.lateCancellations), .integer),
             Figure(
@@ -69,7 +70,10 @@ enum BookingsReport {
                 title: "Lead time under 7 days"),
             Figure(
                 "average_basket_eur",
-                .number(totals.paidOrDone > 0 ? overall.revenueCents / 100 / Double(totals.paidOrDone) : nil),
+                .number(
+                    overall.revenueCents.value(dividedBy: 100, places: 2).flatMap {
+                        totals.paidOrDone > 0 ? $0 / Double(totals.paidOrDone) : nil
+                    }),
                 .euros, title: "Average basket (EUR)"),
             Figure("repeat_rate", .number(metrics.customers.repeatRate), .percent),
             Figure("new_customers", .integer(metrics.customers.newCustomers), .integer),
@@ -104,7 +108,10 @@ enum BookingsReport {
         let parts = metrics.calendar.days.indices.map { dayIndex in
             DayPeriod.allCases.map { buckets[dayIndex * 3 + $0.rawValue] }
         }
-        heatMap.ratioParts = (parts.map { $0.map { Double($0.booked) } }, parts.map { $0.map { Double($0.capacity) } })
+        heatMap.ratioParts = (
+            parts.map { $0.map { Double($0.booked) } },
+            parts.map { $0.map { $0.capacity.exactUnits.map(Double.init) ?? .nan } }
+        )
         return heatMap
     }
 }

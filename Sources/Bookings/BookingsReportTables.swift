@@ -11,7 +11,15 @@ struct BookingsReportTables {
 
     init(_ metrics: BookingsMetrics) { self.metrics = metrics }
 
-    static func euros(_ cents: Double) -> Value { .number(cents / 100) }
+    /// Euros from an exact total of cents; empty when it is too large to show to the cent (a
+    /// `figure_out_of_range` quality row says so).
+    static func euros(_ cents: CheckedTotal) -> Value { .number(cents.value(dividedBy: 100, places: 2)) }
+
+    /// Ranks totals, largest first; one too large to show ranks above every other.
+    static func more(_ left: CheckedTotal, _ right: CheckedTotal) -> Bool {
+        if left.overflowed != right.overflowed { return left.overflowed }
+        return left.units > right.units
+    }
 
     /// `daily.csv`: every day of the period, zero-filled.
     var daily: Table {
@@ -47,7 +55,7 @@ struct BookingsReportTables {
                 defer { index += 1 }
                 let bucket = buckets[index]
                 return [
-                    .day(days[index / 3]), .text(DayPeriod.allCases[index % 3].name), .integer(bucket.capacity),
+                    .day(days[index / 3]), .text(DayPeriod.allCases[index % 3].name), bucket.capacityValue,
                     .integer(bucket.booked), .number(bucket.occupancy),
                 ]
             }
@@ -65,7 +73,7 @@ struct BookingsReportTables {
     var occupancyByPeriod: Table {
         let rows = DayPeriod.allCases.map { period -> [Value] in
             let total = metrics.totals.period(period)
-            return [.text(period.name), .integer(total.capacity), .integer(total.booked), .number(total.occupancy)]
+            return [.text(period.name), total.capacityValue, .integer(total.booked), .number(total.occupancy)]
         }
         return Table(
             name: "occupancy_by_period", title: "Occupancy by period",
@@ -98,7 +106,7 @@ struct BookingsReportTables {
     /// The ten services with the most revenue (ties: more bookings, then id).
     var topServices: Table {
         let ranked = metrics.services.sorted { left, right in
-            if left.revenueCents != right.revenueCents { return left.revenueCents > right.revenueCents }
+            if left.revenueCents != right.revenueCents { return Self.more(left.revenueCents, right.revenueCents) }
             if left.lines != right.lines { return left.lines > right.lines }
             return left.serviceId.utf8.lexicographicallyPrecedes(right.serviceId.utf8)
         }
@@ -138,7 +146,7 @@ struct BookingsReportTables {
     var topPostalCodes: Table {
         let ranked = metrics.postalCodes.sorted { left, right in
             if left.bookings != right.bookings { return left.bookings > right.bookings }
-            if left.revenueCents != right.revenueCents { return left.revenueCents > right.revenueCents }
+            if left.revenueCents != right.revenueCents { return Self.more(left.revenueCents, right.revenueCents) }
             return left.postalCode.utf8.lexicographicallyPrecedes(right.postalCode.utf8)
         }
         let rows = ranked.prefix(10).map { code -> [Value] in

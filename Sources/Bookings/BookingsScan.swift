@@ -1,3 +1,4 @@
+import ReportModel
 import Store
 import Time
 
@@ -42,7 +43,7 @@ extension BookingsTotals {
             guard let index = calendar.bucket(of: startsAt) else { continue }
             let createdAt = bookings.int64(1)
             let status = BookingStatus(rawValue: bookings.int64(2)) ?? .noShow
-            let amount = bookings.double(3)
+            let amount = bookings.int64(3)
             var bucket = totals.buckets[index]
             bucket.bookings += 1
             switch status {
@@ -53,8 +54,9 @@ extension BookingsTotals {
                 }
             case .paid, .done:
                 if status == .done { bucket.done += 1 }
-                bucket.revenueCents += amount
-                bucket.discountCents += bookings.double(5)
+                bucket.revenueCents.add(amount)
+                // TOTAL over one booking's lines, each at most 10^12 cents: exact, or marked.
+                bucket.discountCents.add(CheckedTotal(sqlTotal: bookings.double(5)))
                 totals.paidOrDone += 1
             case .noShow:
                 bucket.noShow += 1
@@ -68,9 +70,10 @@ extension BookingsTotals {
             totals.buckets[index] = bucket
 
             let code = bookings.string(6)
-            var group = totals.postalCodes[code] ?? PostalCodeRow(postalCode: code, bookings: 0, revenueCents: 0)
+            var group =
+                totals.postalCodes[code] ?? PostalCodeRow(postalCode: code, bookings: 0, revenueCents: CheckedTotal())
             group.bookings += 1
-            if status == .paid || status == .done { group.revenueCents += amount }
+            if status == .paid || status == .done { group.revenueCents.add(amount) }
             totals.postalCodes[code] = group
 
             func issue(_ kind: QualityIssue.Kind, _ subject: String) {
@@ -93,7 +96,7 @@ extension BookingsTotals {
         try slots.bind([.integer(calendar.start), .integer(calendar.end)])
         while try slots.step() {
             guard let index = calendar.bucket(of: slots.int64(0)) else { continue }
-            totals.buckets[index].addCapacity(slots.int64(1))
+            totals.buckets[index].capacity.add(slots.int64(1))
         }
         return totals
     }

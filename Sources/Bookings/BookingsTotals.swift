@@ -1,3 +1,5 @@
+import ReportModel
+
 /// The counts of one day period (or, summed, of one day): what `daily.csv` and `occupancy.csv`
 /// are made of.
 struct BucketTotals: Sendable {
@@ -8,13 +10,13 @@ struct BucketTotals: Sendable {
     var done = 0
     /// Bookings of any status but `cancelled` (the occupancy numerator).
     var booked = 0
-    /// Σ amount_cents of `paid` and `done` bookings. A Double: amounts are only bounded by Int64,
-    /// and a sum must never trap; cents stay exact up to 2^53.
-    var revenueCents = 0.0
+    /// Σ amount_cents of `paid` and `done` bookings, exact (checked: an absurd total is marked,
+    /// never wrapped, saturated or rounded; issue 30).
+    var revenueCents = CheckedTotal()
     /// Σ max(old − price, 0) over the lines of `paid` and `done` bookings.
-    var discountCents = 0.0
-    /// Σ capacity of the slots starting here (saturating: capacities are only bounded by Int64).
-    var capacity: Int64 = 0
+    var discountCents = CheckedTotal()
+    /// Σ capacity of the slots starting here.
+    var capacity = CheckedTotal()
 
     mutating func add(_ other: BucketTotals) {
         bookings += other.bookings
@@ -22,18 +24,20 @@ struct BucketTotals: Sendable {
         noShow += other.noShow
         done += other.done
         booked += other.booked
-        revenueCents += other.revenueCents
-        discountCents += other.discountCents
-        addCapacity(other.capacity)
+        revenueCents.add(other.revenueCents)
+        discountCents.add(other.discountCents)
+        capacity.add(other.capacity)
     }
 
-    mutating func addCapacity(_ value: Int64) {
-        let (sum, overflow) = capacity.addingReportingOverflow(value)
-        capacity = overflow ? Int64.max : sum
-    }
+    /// The capacity as a cell: empty when the sum cannot be shown exactly.
+    var capacityValue: Value { capacity.value(dividedBy: 1, places: 0).map { .integer(Int64($0)) } ?? .empty }
 
-    /// booked / capacity; nil (an empty cell) without capacity; above 1 when overbooked.
-    var occupancy: Double? { capacity > 0 ? Double(booked) / Double(capacity) : nil }
+    /// booked / capacity; nil (an empty cell) without capacity, or with one too large to show;
+    /// above 1 when overbooked.
+    var occupancy: Double? {
+        guard let capacity = capacity.value(dividedBy: 1, places: 0), capacity > 0 else { return nil }
+        return Double(booked) / capacity
+    }
 }
 
 /// Statuses as small codes, decided in SQL so that no status string is read per booking.

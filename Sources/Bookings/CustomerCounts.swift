@@ -5,13 +5,13 @@ import Store
 /// A customer is a booking's `customer_id`, known in `customers` or not. Their *first booking* is
 /// their non-cancelled booking with the earliest `starts_at` in the whole database, before the
 /// period included: a customer whose first booking was cancelled is new when their next kept
-/// booking happens. In a month of the period:
-/// - *new*: the first booking lies in that month, inside the period;
-/// - *returning*: a non-cancelled booking in that month, inside the period, and a first booking
-///   before the month began.
-/// So new and returning never overlap. When the period starts mid-month, a customer whose first
-/// booking falls in that month but before the period is neither: their first booking is not
-/// counted, and it is not before the month.
+/// booking happens. A customer *counts* in a month of the period when they have a non-cancelled
+/// booking in that month, inside the period; each one who counts is exactly one of:
+/// - *new*: the first booking lies in that month, even before the period's start (a period that
+///   starts mid-month still calls a customer who began earlier that month new, issue 30);
+/// - *returning*: the first booking lies before the month began.
+/// (The first booking cannot lie after the month: the counted booking is one of theirs.) So
+/// new + returning = customers with a counted booking, month by month.
 struct CustomerCounts: Sendable, Equatable {
     struct MonthRow: Sendable, Equatable {
         let month: String
@@ -48,14 +48,19 @@ struct CustomerCounts: Sendable, Equatable {
         var currentCustomer: String?
         var first: Int64 = 0
         var kept = 0
-        var returningMonths = Set<Int>()
+        var countedMonths = Set<Int>()
         func closeCustomer() {
             guard currentCustomer != nil else { return }
             customers += 1
             if kept >= 2 { repeaters += 1 }
-            if let month = calendar.month(of: first) { counts.months[month].newCustomers += 1 }
-            for month in returningMonths { counts.months[month].returningCustomers += 1 }
-            returningMonths.removeAll(keepingCapacity: true)
+            for month in countedMonths {
+                if first >= calendar.months[month].monthStart {
+                    counts.months[month].newCustomers += 1
+                } else {
+                    counts.months[month].returningCustomers += 1
+                }
+            }
+            countedMonths.removeAll(keepingCapacity: true)
         }
         while try statement.step() {
             let customer = statement.string(0)
@@ -67,9 +72,7 @@ struct CustomerCounts: Sendable, Equatable {
                 kept = 0
             }
             kept += 1
-            if let month = calendar.month(of: startsAt), first < calendar.months[month].monthStart {
-                returningMonths.insert(month)
-            }
+            if let month = calendar.month(of: startsAt) { countedMonths.insert(month) }
         }
         closeCustomer()
         if customers > 0 { counts.repeatRate = Double(repeaters) / Double(customers) }

@@ -18,8 +18,8 @@ public struct ServiceRecord: Sendable, Equatable {
         let id = try reader.id("id")
         let name = try reader.string("name")
         let category = try reader.string("category")
-        let priceCents = try reader.integer("price_cents", 0...Int64.max)
-        let oldPriceCents = try reader.optionalInteger("old_price_cents", 0...Int64.max)
+        let priceCents = try reader.integer("price_cents", BookingsLimits.cents)
+        let oldPriceCents = try reader.optionalInteger("old_price_cents", BookingsLimits.cents)
         let durationMinutes = try reader.integer("duration_minutes", 1...Int64.max)
         self.id = id
         self.name = name

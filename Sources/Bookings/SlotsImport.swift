@@ -19,7 +19,7 @@ public struct SlotRecord: Sendable, Equatable {
         guard endsAt > startsAt else {
             throw reader.fail("ends_at", reader.value("ends_at") ?? .null, "must be after starts_at")
         }
-        let capacity = try reader.integer("capacity", 0...Int64.max)
+        let capacity = try reader.integer("capacity", BookingsLimits.capacity)
         self.id = id
         self.startsAt = startsAt
         self.endsAt = endsAt

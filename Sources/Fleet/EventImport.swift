@@ -26,6 +26,13 @@ public final class EventImporter: KindImporter {
                 throw reader.fail(
                     "ends_on", try reader.required("ends_on"), "must not be before starts_on (\(startsOn))")
             }
+            // A show lasts days or weeks; a year at most keeps every sum of hours over its days and
+            // cars far inside 64 bits (issue 30), and a typo in a year from filling a report.
+            if endsOn.ordinal - startsOn.ordinal > EventImporter.maximumDays - 1 {
+                throw reader.fail(
+                    "ends_on", try reader.required("ends_on"),
+                    "must be at most \(EventImporter.maximumDays) days from starts_on (\(startsOn)), both included")
+            }
             let timezone = try reader.optionalTimeZone("timezone") ?? Zones.defaultIdentifier
             let opensAtMinutes = try reader.clockTime("opens_at")
             let closesAtMinutes = try reader.clockTime("closes_at")
@@ -65,6 +72,9 @@ public final class EventImporter: KindImporter {
             .integer(sequence),
         ])
     }
+
+    /// The longest event, in days (issue 30).
+    public static let maximumDays = 366
 
     /// `09:00` from 540, for messages.
     static func clock(_ minutes: Int) -> String {

@@ -69,12 +69,12 @@ public struct LoanRecord: Sendable, Equatable {
         self.comment = comment
     }
 
-    /// Any JSON number ≥ 0, with no upper bound (an odometer), so the rule reads "≥ 0".
+    /// Any JSON number from 0 to `maximumMileage`.
     static func readMileage(_ reader: RecordReader) throws(FieldError) -> Double? {
-        guard let kilometres = try reader.optionalNumber("mileage_km") else { return nil }
-        guard kilometres >= 0 else {
-            throw reader.fail("mileage_km", reader.value("mileage_km") ?? .null, "must be a number ≥ 0")
-        }
-        return kilometres
+        try reader.optionalNumber("mileage_km", 0...maximumMileageKilometres)
     }
+
+    /// An odometer reading above ten million kilometres is a typo, not a car (issue 30: kilometre
+    /// totals are summed in whole metres, exact in 64 bits far past any fleet's data).
+    public static let maximumMileageKilometres = 10_000_000.0
 }

@@ -37,8 +37,8 @@ public struct FlowRecord: Sendable, Equatable {
         let objectif = try reader.optionalString("objectif")
         let etat = try reader.enumeration("etat", FlowRecord.states, aliases: FlowRecord.stateAliases)
         let energieRequise = try reader.optionalInteger("energieRequise", 1...5)
-        let tempsEstime = try reader.optionalNonNegativeNumber("tempsEstime")
-        let tempsRealise = try reader.optionalNonNegativeNumber("tempsRealise")
+        let tempsEstime = try reader.optionalNumber("tempsEstime", HabitsLimits.flowMinutes)
+        let tempsRealise = try reader.optionalNumber("tempsRealise", HabitsLimits.flowMinutes)
         let contexte = try reader.optionalStrings("contexte") ?? []
         let streakDay = try reader.optionalInteger("streakDay", 0...Int64.max)
         var total: Int64 = 0

@@ -18,8 +18,8 @@ public struct FocusSessionRecord: Sendable, Equatable {
         let id = try reader.id("id")
         let userId = try reader.id("userId")
         let startedAt = try reader.timestamp("startedAt")
-        let totalSeconds = try reader.integer("totalSeconds", 1...Int64.max)
-        let remainingSeconds = try reader.integer("remainingSeconds", 0...Int64.max)
+        let totalSeconds = try reader.integer("totalSeconds", HabitsLimits.sessionSeconds)
+        let remainingSeconds = try reader.integer("remainingSeconds", 0...HabitsLimits.sessionSeconds.upperBound)
         guard remainingSeconds <= totalSeconds else {
             throw reader.fail(
                 "remainingSeconds", reader.value("remainingSeconds") ?? .null,

@@ -51,6 +51,7 @@ public enum HabitsAnalysis {
                 try reader.read(batch: ids, wanted: whole, into: &batch)
                 for index in ids.indices { accumulator.add(batch[index], resuming: resumed[index]) }
             }
+            accumulator.checkTotals()
             return accumulator
         }
         if options.usesStreakStateCache { store.save(analysis.checkpoints) }
@@ -95,6 +96,11 @@ struct HabitsAccumulator: Sendable {
                 consistency: consistency, mood: facts.mood)
             daily.append(row)
             totals.add(row)
+            if HabitsTotals.minutes(CheckedTotal(row.focusSeconds)) == nil {
+                quality.append(
+                    .figureOutOfRange, record: "\(records.userId) \(day)",
+                    detail: "focus_minutes of the day is too large to show exactly; the cell is left empty")
+            }
             rowCount += 1
         }
         if let checkpoint {
@@ -116,6 +122,15 @@ struct HabitsAccumulator: Sendable {
         HabitsQuality.check(
             records: records, clock: clock, days: days, from: options.from, to: options.to,
             into: &quality)
+    }
+
+    /// A `figure_out_of_range` row for a summary total too large to show exactly (issue 30).
+    mutating func checkTotals() {
+        if HabitsTotals.minutes(totals.focusSeconds) == nil {
+            quality.append(
+                .figureOutOfRange, record: "summary",
+                detail: "focus_minutes is a total too large to show exactly; the cell is left empty")
+        }
     }
 
     /// The latest end of the non-empty session intervals started before `limit`, folded with the

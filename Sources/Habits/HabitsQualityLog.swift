@@ -11,10 +11,12 @@ import Time
 struct HabitsQualityLog: Sendable {
     /// The issues, in the order of their names (the order of the table).
     enum Issue: Int, CaseIterable, Sendable {
-        case impossibleFocusSession, overlappingFocusSessions, streakDayMismatch, unknownTimezone, unknownUser
+        case figureOutOfRange, impossibleFocusSession, overlappingFocusSessions, streakDayMismatch, unknownTimezone
+        case unknownUser
 
         var name: String {
             switch self {
+            case .figureOutOfRange: return "figure_out_of_range"
             case .impossibleFocusSession: return "impossible_focus_session"
             case .overlappingFocusSessions: return "overlapping_focus_sessions"
             case .streakDayMismatch: return "streak_day_mismatch"

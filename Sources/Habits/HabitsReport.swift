@@ -102,7 +102,8 @@ enum HabitsReportLayout {
                     return [
                         .text(userIds[row.user]), .day(row.day), .integer(row.score), .integer(row.tasksPlanned),
                         .integer(row.tasksDone), .integer(row.flows), .integer(row.flowsDone),
-                        .number(Double(row.focusSeconds) / 60), .boolean(row.morningLogin), .integer(row.badges.count),
+                        .number(HabitsTotals.minutes(CheckedTotal(row.focusSeconds))), .boolean(row.morningLogin),
+                        .integer(row.badges.count),
                         .integer(row.streak), .number(row.consistency), row.mood.map { .integer($0) } ?? .empty,
                     ]
                 }

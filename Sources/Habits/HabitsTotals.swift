@@ -24,7 +24,8 @@ struct HabitsTotals: Sendable {
     private(set) var tasksDone = 0
     private(set) var flows = 0
     private(set) var flowsDone = 0
-    private(set) var focusSeconds: Int64 = 0
+    /// Σ focus seconds, exact or marked (issue 30).
+    private(set) var focusSeconds = CheckedTotal()
     private(set) var morningLogins = 0
     /// Per badge, in `HabitsBadges.all` order.
     private(set) var badgeCounts = [Int](repeating: 0, count: HabitsBadges.all.count)
@@ -40,8 +41,7 @@ struct HabitsTotals: Sendable {
         tasksDone += row.tasksDone
         flows += row.flows
         flowsDone += row.flowsDone
-        let (sum, overflow) = focusSeconds.addingReportingOverflow(row.focusSeconds)
-        focusSeconds = overflow ? Int64.max : sum
+        focusSeconds.add(row.focusSeconds)
         if row.morningLogin { morningLogins += 1 }
         for (index, badge) in HabitsBadges.all.enumerated() where row.badges.contains(badge.badge) {
             badgeCounts[index] += 1
@@ -59,6 +59,10 @@ struct HabitsTotals: Sendable {
     }
 
     var badges: Int { badgeCounts.reduce(0, +) }
+
+    /// Minutes from a total of seconds; nil (an empty cell, and a `figure_out_of_range` row) when
+    /// it cannot be shown exactly.
+    static func minutes(_ seconds: CheckedTotal) -> Double? { seconds.value(dividedBy: 60, places: 2) }
 
     var averageScore: Double? { rows > 0 ? Double(scoreSum) / Double(rows) : nil }
 
@@ -80,7 +84,7 @@ struct HabitsTotals: Sendable {
             Figure("tasks_done", .integer(tasksDone), .integer),
             Figure("flows", .integer(flows), .integer),
             Figure("flows_done", .integer(flowsDone), .integer),
-            Figure("focus_minutes", .number(Double(focusSeconds) / 60), .duration),
+            Figure("focus_minutes", .number(Self.minutes(focusSeconds)), .duration),
             Figure("morning_logins", .integer(morningLogins), .integer),
             Figure("badges", .integer(badges), .integer),
         ]

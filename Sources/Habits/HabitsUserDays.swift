@@ -9,7 +9,8 @@ struct HabitsDayFacts {
     var flowsDone = 0
     /// Σ over the flows dated on the day of 1 (`termine`) or done steps / steps (0 without steps).
     var flowProgress = ExactSum()
-    /// Σ (totalSeconds − remainingSeconds) of the sessions started on the day.
+    /// Σ (totalSeconds − remainingSeconds) of the sessions started on the day; `Int64.max` once
+    /// the sum overflows, which is past what a cell shows (`CheckedTotal`), so never shown wrong.
     var focusSeconds: Int64 = 0
     /// A single session of the day reached 900 s of focus.
     var hasFocus15 = false

@@ -83,6 +83,18 @@ public class FileReading {
     /// a file that cannot be read as any.
     func kindOf(_ entry: ImportFiles.Entry) -> Result<(ExportKind, ImportModule), FileFailure> {
         guard let kind = options.kind ?? kinds.detect(fileName: entry.fileName) else {
+            // `Events.json`: kind names are matched as written (SPEC §1), so say which one it resembles.
+            if let resembled = kinds.detect(fileName: entry.fileName.lowercased()) {
+                let renamed = resembled.name + entry.fileName.dropFirst(resembled.name.count)
+                return .failure(
+                    FileFailure(
+                        outcome: FileOutcome(
+                            file: entry.displayName, kind: nil,
+                            status: .failed(
+                                reason: "cannot tell the kind of file from its name: it resembles \(resembled.name), "
+                                    + "but kind names are matched in lower case; rename it \(renamed) or use --kind "
+                                    + "\(resembled.name)"))))
+            }
             return .failure(
                 FileFailure(
                     outcome: FileOutcome(

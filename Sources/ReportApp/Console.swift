@@ -1,4 +1,5 @@
 import ByteOutput
+import Store
 import Foundation
 
 /// Where a command writes: standard output for results, standard error for messages and progress.
@@ -23,6 +24,20 @@ public final class Console: @unchecked Sendable {
     }
     private var quietLocked = false
     private var progressShown = false
+    /// The passwords of the connection strings the command was given: every line written to
+    /// standard error has each whole password (and a quoted piece of one) masked (issue 30),
+    /// whatever message quotes them; libpq's messages and the location come masked piece by piece.
+    public var secrets: ConnectionSecrets {
+        get {
+            lock.lock(); defer { lock.unlock() }
+            return secretsLocked
+        }
+        set {
+            lock.lock(); defer { lock.unlock() }
+            secretsLocked = newValue
+        }
+    }
+    private var secretsLocked = ConnectionSecrets(locations: [])
 
     /// Whether bulk output (a CSV table, a Markdown report) streams to the real standard output;
     /// otherwise it is collected and passed to `out` (tests).
@@ -77,21 +92,21 @@ public final class Console: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         guard !quietLocked else { return }
         clearProgressLocked()
-        writeError(text + "\n")
+        writeError(secretsLocked.mask(text, pieces: false) + "\n")
     }
 
     /// A warning or error line on standard error, always shown.
     public func error(_ text: String) {
         lock.lock(); defer { lock.unlock() }
         clearProgressLocked()
-        writeError(text + "\n")
+        writeError(secretsLocked.mask(text, pieces: false) + "\n")
     }
 
     /// Redraws the one progress line, only when standard error is a terminal.
     public func progress(_ text: String) {
         lock.lock(); defer { lock.unlock() }
         guard errorIsTerminal, !quietLocked else { return }
-        writeError("\r\u{1B}[K" + text)
+        writeError("\r\u{1B}[K" + secretsLocked.mask(text, pieces: false))
         progressShown = true
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import ByteOutput
 import Foundation
 import ReportModel
 import Time
@@ -70,19 +71,12 @@ public enum ReportFiles {
         return url.path.hasPrefix(current) ? String(url.path.dropFirst(current.count)) : url.path
     }
 
-    /// The output folder: an explicit one must exist (a typo should not scatter reports); the
-    /// default `Reports/` is created when missing.
+    /// The output folder, `-o DIR` or `Reports/`, created with its parents when missing (SPEC §7);
+    /// an existing path that is not a folder is an error (`OutputFolder` says what is followed).
     public static func outputDirectory(_ explicit: String?) throws -> URL {
         let path = explicit ?? defaultDirectory
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw CommandFailure("\(path): not a folder; give -o DIR") }
-        } else if explicit == nil {
-            do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-                throw CommandFailure("\(path): cannot create the output folder (\(error.localizedDescription))")
-            }
-        } else {
-            throw CommandFailure("\(path): no such output folder; create it or give another -o DIR")
+        do { try OutputFolder.prepare(path) } catch {
+            throw CommandFailure(error.message(option: "-o DIR", role: "output"))
         }
         return URL(fileURLWithPath: path, isDirectory: true)
     }

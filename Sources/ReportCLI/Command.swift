@@ -2,6 +2,7 @@ import ArgumentParsing
 import DomainInterface
 import Foundation
 import ReportApp
+import Store
 import Time
 
 /// What every command gets: its parsed arguments, the console, the environment and the
@@ -38,6 +39,13 @@ public struct CommandContext: Sendable {
                 throw UsageError("\(source): invalid number of seconds \"\(text)\" (0 to 86400, e.g. 0.5 or 60)")
             }
             milliseconds = Int32((seconds * 1000).rounded())
+        }
+        // `mysql://…`, `sqlite:///path`: a URL of a scheme that names no database this tool opens
+        // would be taken for a SQLite file path and fail as something else (issue 30).
+        if let reason = StoreLocation.unsupportedReason(databasePath) {
+            let given =
+                arguments.declared.contains(CommonOptions.database.name) && arguments.has(CommonOptions.database)
+            throw UsageError((given ? "--db: " : "$REPORT_DB: ") + reason)
         }
         return DatabaseSettings(path: databasePath, busyTimeoutMilliseconds: milliseconds)
     }

@@ -3,6 +3,7 @@ import DomainInterface
 import Foundation
 import ReportApp
 import ReportModel
+import Store
 
 /// The `report` command line: dispatches to a subcommand and turns every error into one line on
 /// standard error and an exit code (SPEC §7). Help goes to standard output.
@@ -24,6 +25,9 @@ public enum CommandLineTool {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> ExitCode {
         let commands = commands(modules)
+        // Every line on standard error is masked with the passwords of any connection string given,
+        // in --db, in $REPORT_DB, or by mistake as another argument (issue 30).
+        console.secrets = ConnectionSecrets(locations: arguments + [environment["REPORT_DB"] ?? ""])
         guard let first = arguments.first else {
             console.error(HelpFormatter.overview(commands: commands.map { $0.spec }).trimmingTrailingNewline())
             return .usage

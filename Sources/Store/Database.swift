@@ -201,58 +201,10 @@ public struct ChangeToken: Sendable, Equatable {
 
 /// How a `--db` value names a database.
 public enum StoreLocation {
-    /// `postgresql://…` or `postgres://…` (libpq's URL forms) select PostgreSQL.
+    /// `postgresql://…` or `postgres://…` (libpq's URL forms), or a libpq keyword/value string
+    /// (`host=db dbname=report`), select PostgreSQL.
     public static func isPostgreSQL(_ location: String) -> Bool {
         let lower = location.prefix(13).lowercased()
-        return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
-    }
-}
-
-extension StoreLocation {
-    /// The location as messages show it: a URL with its password replaced by `***`
-    /// (`postgresql://report:***@db/report`), a path unchanged. A password never reaches a message.
-    public static func display(_ location: String) -> String {
-        guard isPostgreSQL(location), let scheme = location.range(of: "://") else { return location }
-        let rest = location[scheme.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-        var authority = String(rest[..<authorityEnd])
-        var tail = String(rest[authorityEnd...])
-        if let at = authority.lastIndex(of: "@") {
-            let userInfo = authority[..<at]
-            if let colon = userInfo.firstIndex(of: ":") {
-                authority = String(userInfo[..<colon]) + ":***" + String(authority[at...])
-            }
-        }
-        // A password can also come as a query parameter (`?password=…`).
-        if let query = tail.firstIndex(of: "?") {
-            let parameters = tail[tail.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
-                .map { parameter -> String in
-                    parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
-                }
-            tail = String(tail[..<query]) + "?" + parameters.joined(separator: "&")
-        }
-        return String(location[..<scheme.upperBound]) + authority + tail
-    }
-}
-
-extension StoreLocation {
-    /// The passwords a URL carries (`user:password@`, `?password=`), raw and percent-decoded, so
-    /// that they can be removed from any message that might quote them.
-    static func passwords(in location: String) -> [String] {
-        guard isPostgreSQL(location), let scheme = location.range(of: "://") else { return [] }
-        var found: [String] = []
-        let rest = location[scheme.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-            found.append(String(authority[authority.index(after: colon)..<at]))
-        }
-        if let query = rest.firstIndex(of: "?") {
-            for parameter in rest[rest.index(after: query)...].split(separator: "&")
-            where parameter.lowercased().hasPrefix("password=") {
-                found.append(String(parameter.dropFirst("password=".count)))
-            }
-        }
-        return found.flatMap { [$0, $0.removingPercentEncoding ?? $0] }.filter { !$0.isEmpty }
+        return lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://") || isKeywordValue(location)
     }
 }

@@ -13,8 +13,9 @@ final class PostgresConnection: StoreConnection {
     let location: String
     var kind: StoreKind { .postgresql }
     var dialect: SQLDialect { .postgresql }
-    /// The password of the URL, removed from every message libpq or the server writes.
-    private let secrets: [String]
+    /// The password of the URL, every spelling and piece of it, removed from every message libpq
+    /// or the server writes.
+    private let secrets: ConnectionSecrets
     private var statementNumber = 0
     var lastChanges = 0
     /// The SQL of a command sent without waiting for its result (a writer's merge): read before
@@ -37,7 +38,7 @@ final class PostgresConnection: StoreConnection {
 
     init(url: String, mode: Database.Mode, busyTimeoutMilliseconds: Int32) throws {
         location = StoreLocation.display(url)
-        secrets = StoreLocation.passwords(in: url)
+        secrets = ConnectionSecrets(location: url)
         // `connect_timeout` first, so that a value in the URL overrides it: an unreachable host
         // fails in seconds instead of the system's TCP timeout.
         let keywords = ["connect_timeout", "application_name", "dbname"]
@@ -67,9 +68,11 @@ final class PostgresConnection: StoreConnection {
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(connection))
             PQfinish(connection)
-            throw PostgresError(
+            var error = PostgresError(
                 state: PostgresConnection.connectionState(message), message: PostgresConnection.scrub(message, secrets),
                 location: location)
+            error.misreadURL = ConnectionSecrets.isMisread(url)
+            throw error
         }
         handle = connection
         report_pq_silence_notices(handle)
@@ -138,8 +141,10 @@ final class PostgresConnection: StoreConnection {
         if message.isEmpty { message = String(cString: PQerrorMessage(handle)) }
         if state.isEmpty && PQstatus(handle) != CONNECTION_OK { state = "08006" }
         if message.isEmpty { message = "the server closed the connection" }
-        return PostgresError(
+        var error = PostgresError(
             state: state, message: PostgresConnection.scrub(message, secrets), sql: sql, location: location)
+        if let user = PQuser(handle) { error.role = String(cString: user) }
+        return error
     }
 
     func prepare(_ sql: String) throws -> any StoreStatement { PostgresStatement(connection: self, sql: sql) }
@@ -242,12 +247,6 @@ final class PostgresConnection: StoreConnection {
         return ""
     }
 
-    /// The message with every occurrence of a password replaced by `***`.
-    static func scrub(_ message: String, _ secrets: [String]) -> String {
-        var text = message
-        for secret in secrets where !secret.isEmpty {
-            while let range = text.range(of: secret) { text.replaceSubrange(range, with: "***") }
-        }
-        return text
-    }
+    /// The message with every spelling and piece of a password replaced by `***`.
+    static func scrub(_ message: String, _ secrets: ConnectionSecrets) -> String { secrets.mask(message) }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One line a person can act on for the SQLite failures that come from the world rather than
 /// from a bug: a lock held by another process, a read-only or damaged file, a full disk.
 ///
@@ -10,6 +12,14 @@ extension SQLiteError: StoreFailure {
     /// description for the others.
     public func advice(database path: String) -> String {
         let cause = "(SQLite error \(code): \(sqliteMessage(database: path)))"
+        var isFolder: ObjCBool = false
+        if code.primary == .cannotOpen || code.primary == .ioError,
+            FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
+        {
+            // SQLite cannot say it: opening a folder gives `unable to open` or `disk I/O error`.
+            return "\(path) is a folder, not a database file; give --db a file path, e.g. "
+                + "\(path.hasSuffix("/") ? path : path + "/")report.sqlite"
+        }
         switch code.primary {
         case .busy, .locked:
             return "\(path) is locked by another process \(cause) and stayed locked for the whole --busy-timeout; "

@@ -32,7 +32,7 @@ final class BookingsAnalysisContractTests: XCTestCase {
                 "bookings", "cancelled", "no_show", "done", "revenue_eur", "discount_eur", "cancellation_rate",
                 "late_cancellations", "lead_time_median_hours", "lead_time_under_24h_share", "lead_time_under_7d_share",
                 "average_basket_eur", "repeat_rate", "new_customers", "unresolved_past", "negative_lead_times",
-                "unknown_customers", "unknown_services", "unknown_slots",
+                "unknown_customers", "unknown_services", "unknown_slots", "figures_out_of_range",
             ])
         let types = Dictionary(uniqueKeysWithValues: report.figures.map { ($0.metric, $0.type) })
         XCTAssertEqual(types["revenue_eur"], .euros)
@@ -72,10 +72,12 @@ final class BookingsAnalysisContractTests: XCTestCase {
         XCTAssertEqual(first.table(named: "quality")?.rows.all.count, 3)
     }
 
-    func testMonthOptionsEndAtTheAsOfDayOnlyForTheCurrentMonth() throws {
+    /// SPEC §4: `--month` is the whole calendar month, also the month holding as-of; only the
+    /// default period (no period option) ends at the as-of day.
+    func testAnExplicitMonthIsWholeAndOnlyTheDefaultPeriodEndsAtTheAsOfDay() throws {
         let asOf = try XCTUnwrap(Timestamp("2026-11-28T23:30:00Z"))  // 2026-11-29 00:30 in Paris
         let current = try BookingsOptions.month("2026-11", asOf: asOf)
-        XCTAssertEqual([current.from, current.to].map(\.description), ["2026-11-01", "2026-11-29"])
+        XCTAssertEqual([current.from, current.to].map(\.description), ["2026-11-01", "2026-11-30"])
         XCTAssertEqual(current.scope, "2026-11")
         let past = try BookingsOptions.month("2026-02", asOf: asOf)
         XCTAssertEqual([past.from, past.to].map(\.description), ["2026-02-01", "2026-02-28"])

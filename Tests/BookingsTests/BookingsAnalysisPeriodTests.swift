@@ -1,4 +1,5 @@
 import ReportModel
+import Time
 import XCTest
 @testable import Bookings
 
@@ -126,5 +127,41 @@ final class BookingsAnalysisPeriodTests: XCTestCase {
         let heatMap = try XCTUnwrap(report.heatMap)
         XCTAssertEqual(heatMap.rowLabels.count, 28)
         XCTAssertTrue(heatMap.cells.allSatisfy { $0.count == 3 && $0.allSatisfy(\.isNaN) }, "no capacity: blank cells")
+    }
+
+    /// SPEC §4 (issue 30): `--month` of the month holding as-of is the whole month, every day
+    /// zero-filled to its end and the upcoming non-cancelled bookings counted; the default period
+    /// (no period option) stops at the as-of day.
+    func testAnExplicitCurrentMonthIsWholeAndTheDefaultPeriodStopsAtAsOf() throws {
+        let fixture = try BookingsAnalysisFixture()
+        let asOf = "2026-11-20T12:00:00+01:00"
+        try fixture.booking("past", starts: "2026-11-10T10:00:00+01:00", status: "done", amount: 5000)
+        try fixture.booking("upcoming", starts: "2026-11-25T10:00:00+01:00", status: "confirmed")
+        try fixture.booking(
+            "upcoming-cancelled", starts: "2026-11-26T10:00:00+01:00", status: "cancelled",
+            cancelled: "2026-11-19T10:00:00+01:00")
+        try fixture.slot("s25", starts: "2026-11-25T09:00:00+01:00", ends: "2026-11-25T12:00:00+01:00", capacity: 2)
+        let month = try fixture.report(month: "2026-11", asOf: asOf)
+
+        let daily = try month.rows("daily")
+        XCTAssertEqual(daily.count, 30)
+        XCTAssertEqual(daily.last?.first, try day("2026-11-30"))
+        XCTAssertEqual(try month.rows("daily", where: try day("2026-11-25")).first?[1], .integer(1))
+        XCTAssertEqual(try month.rows("daily", where: try day("2026-11-30")).first?[1], .integer(0), "zero-filled")
+        XCTAssertEqual(try month.rows("occupancy").count, 90)
+        let morning = try XCTUnwrap(month.rows("occupancy", where: try day("2026-11-25")).first)
+        XCTAssertEqual(Array(morning[2...3]), [.integer(2), .integer(1)], "capacity 2, booked 1 (the upcoming one)")
+        assertNumber(morning[4], 0.5)
+        XCTAssertEqual(try month.figure("bookings"), .integer(3))
+        XCTAssertEqual(try month.figure("cancelled"), .integer(1))
+        XCTAssertEqual(try month.figure("unresolved_past"), .integer(0), "an upcoming booking is not unresolved")
+        XCTAssertEqual(month.baseName, "bookings-2026-11")
+
+        let options = try BookingsOptions.currentMonth(asOf: try XCTUnwrap(Timestamp(asOf)))
+        let byDefault = try BookingsAnalysis.report(database: fixture.database, options: options)
+        XCTAssertEqual(try byDefault.rows("daily").count, 20)
+        XCTAssertEqual(try byDefault.rows("daily").last?.first, try day("2026-11-20"))
+        XCTAssertEqual(try byDefault.figure("bookings"), .integer(1))
+        XCTAssertEqual(byDefault.baseName, "bookings-2026-11")
     }
 }

@@ -13,8 +13,8 @@ final class BookingsAnalysisQualityTests: XCTestCase {
         try fixture.booking("past-paid", starts: "2026-11-14T10:00:00+01:00", status: "paid")
         let report = try fixture.report(month: "2026-11", asOf: asOf)
 
-        // The current month ends at the as-of day; the future booking is still inside it.
-        XCTAssertEqual(try report.rows("daily").last?.first, try day("2026-11-15"))
+        // --month is the whole month, the current one too (SPEC §4); the future booking counts.
+        XCTAssertEqual(try report.rows("daily").last?.first, try day("2026-11-30"))
         XCTAssertEqual(try report.figure("bookings"), .integer(4))
         XCTAssertEqual(try report.figure("unresolved_past"), .integer(2))
         XCTAssertEqual(

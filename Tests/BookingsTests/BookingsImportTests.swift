@@ -125,17 +125,26 @@ final class BookingsImportTests: XCTestCase {
             ),
             (
                 "services", [["service_id": "s1", "price_cents": -1]],
-                "field services[0].price_cents: must be an integer ≥ 0 -1"
+                "field services[0].price_cents: must be an integer from 0 to 1000000000000 -1"
             ),
             (
                 "services", [["service_id": "s1", "price_cents": .number(45.5, literal: "45.5")]],
-                "field services[0].price_cents: must be an integer ≥ 0 45.5"
+                "field services[0].price_cents: must be an integer from 0 to 1000000000000 45.5"
             ),
             (
                 "services", [["service_id": "s1", "price_cents": 1, "old_price_cents": -2]],
-                "field services[0].old_price_cents: must be an integer ≥ 0 -2"
+                "field services[0].old_price_cents: must be an integer from 0 to 1000000000000 -2"
             ),
-            ("amount_cents", -1, "field amount_cents: must be an integer ≥ 0 -1"),
+            ("amount_cents", -1, "field amount_cents: must be an integer from 0 to 1000000000000 -1"),
+            // Past the limit (issue 30): two Int64.max amounts summed to a wrong revenue before.
+            (
+                "amount_cents", 1_000_000_000_001,
+                "field amount_cents: must be an integer from 0 to 1000000000000 1000000000001"
+            ),
+            (
+                "amount_cents", .integer(Int64.max),
+                "field amount_cents: must be an integer from 0 to 1000000000000 9223372036854775807"
+            ),
             ("amount_cents", nil, "field amount_cents: missing (required)"),
             ("paid_at", "2026-11-20", "field paid_at: \(timestampRule) \"2026-11-20\""),
             ("cancelled_at", "2026-11-20T25:00:00Z", "field cancelled_at: \(timestampRule) \"2026-11-20T25:00:00Z\""),

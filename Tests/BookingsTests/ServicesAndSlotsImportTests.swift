@@ -38,10 +38,17 @@ final class ServicesImportTests: XCTestCase {
         let cases: [(String, JSONValue?, String)] = [
             ("name", nil, "field name: missing (required)"),
             ("category", .null, "field category: missing (required) null"),
-            ("price_cents", -1, "field price_cents: must be an integer ≥ 0 -1"),
-            ("price_cents", .number(45.0, literal: "45.0"), "field price_cents: must be an integer ≥ 0 45.0"),
-            ("price_cents", "4500", "field price_cents: must be an integer ≥ 0 \"4500\""),
-            ("old_price_cents", -5, "field old_price_cents: must be an integer ≥ 0 -5"),
+            ("price_cents", -1, "field price_cents: must be an integer from 0 to 1000000000000 -1"),
+            (
+                "price_cents", .number(45.0, literal: "45.0"),
+                "field price_cents: must be an integer from 0 to 1000000000000 45.0"
+            ),
+            ("price_cents", "4500", "field price_cents: must be an integer from 0 to 1000000000000 \"4500\""),
+            ("old_price_cents", -5, "field old_price_cents: must be an integer from 0 to 1000000000000 -5"),
+            (
+                "price_cents", 1_000_000_000_001,
+                "field price_cents: must be an integer from 0 to 1000000000000 1000000000001"
+            ),
             ("duration_minutes", 0, "field duration_minutes: must be an integer ≥ 1 0"),
             ("duration_minutes", nil, "field duration_minutes: missing (required)"),
         ]
@@ -110,7 +117,8 @@ final class SlotsImportTests: XCTestCase {
                 "field starts_at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) "
                     + "\"2026-11-28T09:00+0100\""
             ),
-            ("capacity", -1, "field capacity: must be an integer ≥ 0 -1"),
+            ("capacity", -1, "field capacity: must be an integer from 0 to 10000 -1"),
+            ("capacity", 10_001, "field capacity: must be an integer from 0 to 10000 10001"),
             ("capacity", .null, "field capacity: missing (required) null"),
             ("id", .bool(false), "field id: invalid id (a non-empty string or an integer) false"),
         ]

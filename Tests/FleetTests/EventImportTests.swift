@@ -83,6 +83,15 @@ final class EventImportTests: FleetTestCase {
             #"field ends_on: must not be before starts_on (2016-10-01) "2016-09-30""#)
     }
 
+    /// An event of more than a year is a typo (issue 30: it also bounds every sum of hours).
+    func testAnEventOfMoreThan366DaysIsRejected() throws {
+        try assertRejected(
+            .events, Sample.event.with("ends_on", "2017-10-02"),
+            #"field ends_on: must be at most 366 days from starts_on (2016-10-01), both included "2017-10-02""#)
+        try importRecords(.events, [Sample.event.with("ends_on", "2017-10-01")])
+        XCTAssertEqual(try rows("SELECT ends_on FROM events"), [["2017-10-01"]], "366 days, both included")
+    }
+
     func testClosesAtMustBeAfterOpensAt() throws {
         try assertRejected(
             .events, Sample.event.with("closes_at", "10:00"),

@@ -126,10 +126,14 @@ final class LoanRecordImportTests: FleetTestCase {
             (#"field recorded_at: invalid timestamp (YYYY-MM-DDTHH:MM[:SS[.fraction]] and Z or ±HH:MM) "#
                 + #""2016-10-01T09:35:00""#)
         )
-        try assertRejected(.loanRecords, record.with("mileage_km", -1), "field mileage_km: must be a number ≥ 0 -1")
+        try assertRejected(
+            .loanRecords, record.with("mileage_km", -1), "field mileage_km: must be a number from 0 to 10000000 -1")
+        try assertRejected(
+            .loanRecords, record.with("mileage_km", 10_000_001),
+            "field mileage_km: must be a number from 0 to 10000000 10000001")
         try assertRejected(
             .loanRecords, record.with("mileage_km", .number(-0.5, literal: "-0.5")),
-            "field mileage_km: must be a number ≥ 0 -0.5")
+            "field mileage_km: must be a number from 0 to 10000000 -0.5")
         try assertRejected(.loanRecords, record.with("mileage_km", "12"), #"field mileage_km: must be a number "12""#)
         try assertRejected(
             .loanRecords, record.with("oil_level", nil as JSONValue), "field oil_level: missing (required) null")

@@ -126,9 +126,13 @@ final class FlowsImportTests: XCTestCase {
                 "field energieRequise: must be an integer from 1 to 5 4.0"
             ),
             ("energieRequise", "4", "field energieRequise: must be an integer from 1 to 5 \"4\""),
-            ("tempsEstime", -1, "field tempsEstime: must be a number ≥ 0 -1"),
+            ("tempsEstime", -1, "field tempsEstime: must be a number from 0 to 1440 -1"),
+            ("tempsEstime", 1441, "field tempsEstime: must be a number from 0 to 1440 1441"),
             ("tempsEstime", "30", "field tempsEstime: must be a number \"30\""),
-            ("tempsRealise", .number(-0.5, literal: "-0.5"), "field tempsRealise: must be a number ≥ 0 -0.5"),
+            (
+                "tempsRealise", .number(-0.5, literal: "-0.5"),
+                "field tempsRealise: must be a number from 0 to 1440 -0.5"
+            ),
             ("tempsRealise", .number(.infinity, literal: "1e999"), "field tempsRealise: number out of range 1e999"),
             ("contexte", "sport", "field contexte: must be a list \"sport\""),
             ("contexte", ["sport", 3], "field contexte[1]: must be a string 3"),

@@ -1,3 +1,4 @@
+import ReportModel
 import Time
 import XCTest
 @testable import Habits
@@ -46,5 +47,24 @@ final class HabitsDailyRowsTests: XCTestCase {
         later.mood = nil
         rows.append(later)
         XCTAssertEqual(Array(rows.makeIterator()), [extreme, later])
+    }
+
+    /// Focus seconds are summed in checked 64-bit integers (issue 30): a user-day whose sum
+    /// overflowed (`Int64.max`) and a period total past a cell's 15 digits are empty, never a
+    /// wrong figure; an exact total is shown.
+    func testFocusMinutesAreExactOrEmpty() throws {
+        var totals = HabitsTotals()
+        var exact = row(1)
+        exact.focusSeconds = 599_999_999_999_940  // 9,999,999,999,999.00 minutes: 15 digits
+        totals.add(exact)
+        XCTAssertEqual(HabitsTotals.minutes(totals.focusSeconds), 9_999_999_999_999)
+        let figure = try XCTUnwrap(totals.figures.first { $0.metric == "focus_minutes" })
+        XCTAssertEqual(figure.value, .number(9_999_999_999_999))
+        var overflowed = row(2)
+        overflowed.focusSeconds = Int64.max
+        XCTAssertNil(HabitsTotals.minutes(CheckedTotal(overflowed.focusSeconds)), "the row's own cell is empty")
+        totals.add(overflowed)
+        XCTAssertTrue(totals.focusSeconds.overflowed)
+        XCTAssertEqual(totals.figures.first { $0.metric == "focus_minutes" }?.value, .empty)
     }
 }

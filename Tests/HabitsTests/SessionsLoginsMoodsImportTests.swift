@@ -37,13 +37,17 @@ final class FocusSessionsImportTests: XCTestCase {
     func testInvalidSessionsAreRejected() throws {
         try store.load(.focusSessions, Self.session)
         let cases: [(String, JSONValue?, String)] = [
-            ("totalSeconds", 0, "field totalSeconds: must be an integer ≥ 1 0"),
-            ("totalSeconds", -5, "field totalSeconds: must be an integer ≥ 1 -5"),
-            ("totalSeconds", .number(1500.0, literal: "1500.0"), "field totalSeconds: must be an integer ≥ 1 1500.0"),
+            ("totalSeconds", 0, "field totalSeconds: must be an integer from 1 to 86400 0"),
+            ("totalSeconds", -5, "field totalSeconds: must be an integer from 1 to 86400 -5"),
+            (
+                "totalSeconds", .number(1500.0, literal: "1500.0"),
+                "field totalSeconds: must be an integer from 1 to 86400 1500.0"
+            ),
+            ("totalSeconds", 86_401, "field totalSeconds: must be an integer from 1 to 86400 86401"),
             ("totalSeconds", nil, "field totalSeconds: missing (required)"),
-            ("remainingSeconds", -1, "field remainingSeconds: must be an integer ≥ 0 -1"),
+            ("remainingSeconds", -1, "field remainingSeconds: must be an integer from 0 to 86400 -1"),
             ("remainingSeconds", 1501, "field remainingSeconds: must be an integer from 0 to totalSeconds (1500) 1501"),
-            ("remainingSeconds", "300", "field remainingSeconds: must be an integer ≥ 0 \"300\""),
+            ("remainingSeconds", "300", "field remainingSeconds: must be an integer from 0 to 86400 \"300\""),
             ("startedAt", .null, "field startedAt: missing (required) null"),
             (
                 "startedAt", "2026-11-28T08:00:00",

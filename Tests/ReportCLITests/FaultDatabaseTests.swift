@@ -122,17 +122,24 @@ final class FaultDatabaseTests: CLITestCase {
 
     func testADatabasePathThatIsAFolderOrInAMissingFolder() throws {
         let users = try write("users.json", #"[{"id": "u1"}]"#)
-        for database in [directory.path, path("missing/report.sqlite")] {
-            let run = report(["import", "--db", database, users])
-            XCTAssertEqual(run.code, .failure)
-            XCTAssertEqual(
-                run.errLines,
-                [
-                    "report import: cannot open \(database) (SQLite error 14: unable to open database file); check "
-                        + "that its folder exists and is writable (SQLite keeps its -wal and -shm files beside the "
-                        + "database)"
-                ])
-        }
+        let folder = report(["import", "--db", directory.path, users])
+        XCTAssertEqual(folder.code, .failure)
+        XCTAssertEqual(
+            folder.errLines,
+            [
+                "report import: \(directory.path) is a folder, not a database file; give --db a file path, e.g. "
+                    + "\(directory.path)/report.sqlite"
+            ])
+        let database = path("missing/report.sqlite")
+        let run = report(["import", "--db", database, users])
+        XCTAssertEqual(run.code, .failure)
+        XCTAssertEqual(
+            run.errLines,
+            [
+                "report import: cannot open \(database) (SQLite error 14: unable to open database file); check "
+                    + "that its folder exists and is writable (SQLite keeps its -wal and -shm files beside the "
+                    + "database)"
+            ])
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("missing")))
     }
 

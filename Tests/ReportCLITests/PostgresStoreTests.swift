@@ -52,7 +52,7 @@ final class PostgresStoreTests: CLITestCase {
             "postgres://db/report?user=a&password=***")
         XCTAssertEqual(StoreLocation.display("postgresql://report@db/report"), "postgresql://report@db/report")
         XCTAssertEqual(StoreLocation.display("/var/lib/report.sqlite"), "/var/lib/report.sqlite")
-        XCTAssertEqual(StoreLocation.passwords(in: "postgresql://u:s3cr%40t@h/d"), ["s3cr%40t", "s3cr@t"])
+        XCTAssertEqual(ConnectionSecrets(location: "postgresql://u:s3cr%40t@h/d").secrets, ["s3cr%40t", "s3cr@t"])
     }
 
     /// Text, integers at the edges, doubles that only round-trip with every digit, NULL, and a

@@ -198,7 +198,8 @@ final class ReportCommandsTests: CLITestCase {
         XCTAssertTrue(run.errLines.contains("wrote \(output)/fleet-salon2016.xlsx"), run.err)
     }
 
-    func testUsageAndDataErrorsAreOneLine() {
+    func testUsageAndDataErrorsAreOneLine() throws {
+        try write("a-file", "not a folder")
         let cases: [([String], ExitCode, String)] = [
             (
                 ["fleet", "--md"], .usage,
@@ -218,8 +219,9 @@ final class ReportCommandsTests: CLITestCase {
                 "report fleet: --as-of: invalid timestamp \"2016-10-01 10:00\" (use e.g. 2026-11-29T06:00:00+01:00)"
             ),
             (
-                ["fleet", "--event", "salon2016", "--xlsx", "-o", path("missing")], .failure,
-                "report fleet: \(path("missing")): no such output folder; create it or give another -o DIR"
+                ["fleet", "--event", "salon2016", "--xlsx", "-o", path("a-file/sub")], .failure,
+                "report fleet: \(path("a-file/sub")): cannot create the output folder: \(path("a-file")) is not a "
+                    + "folder; give another -o DIR"
             ),
             (
                 ["habits", "--from", "2026-11-01"], .usage,

@@ -1,3 +1,4 @@
+import ReportModel
 /// The compact results the fleet analysis keeps in memory, one per row of the report's big
 /// tables. Strings that repeat (group and driver ids) are interned to small indices, instants are
 /// plain microseconds: 300,000 loans fit in a few tens of megabytes, and the report's rows are
@@ -57,8 +58,11 @@ struct VehicleLine: Sendable {
     let model: String?
     let group: Int32
     var loans = 0
+    /// The union of its loans inside the windows: at most the windows' length (an event is at
+    /// most 366 days), so no sum of it overflows.
     var microsecondsOut: Int64 = 0
-    var km = 0.0
+    /// Σ km of its returned loans, in whole metres (exact; issue 30).
+    var metres = CheckedTotal()
     var newImpacts = 0
     var lateReturns = 0
 }
@@ -66,7 +70,7 @@ struct VehicleLine: Sendable {
 /// One event day of one group: the cells of a `daily.csv` row.
 struct DayTally: Sendable {
     var vehicles = 0
-    var microsecondsOut: Int64 = 0
+    var microsecondsOut = CheckedTotal()
     var checkOuts = 0
     var checkIns = 0
 }
@@ -74,7 +78,7 @@ struct DayTally: Sendable {
 /// One driver's loans in the event.
 struct DriverTally: Sendable {
     var loans = 0
-    var loanMicroseconds: Int64 = 0
+    var loanMicroseconds = CheckedTotal()
     var returned = 0
     var returnedWithNewDamage = 0
     var lateReturns = 0

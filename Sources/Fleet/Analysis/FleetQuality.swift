@@ -12,6 +12,7 @@ enum FleetIssue: String, Sendable, CaseIterable {
     case signatureOutOfBox = "signature_out_of_box"
     case loanRecordOfUnknownAssignment = "loan_record_of_unknown_assignment"
     case importReject = "import_reject"
+    case figureOutOfRange = "figure_out_of_range"
 }
 
 /// One row of `quality.csv`, with what it is sorted by.

@@ -67,8 +67,28 @@ struct FleetReportContext: Sendable {
 
     static func hours(_ microseconds: Int64) -> Double { Double(microseconds) / 3_600_000_000 }
 
+    /// Hours from a checked total of microseconds; nil when it cannot be shown exactly.
+    static func hours(_ microseconds: CheckedTotal) -> Double? {
+        microseconds.value(dividedBy: 3_600_000_000, places: 2)
+    }
+
+    /// Kilometres from a checked total of metres; nil when it cannot be shown exactly.
+    static func kilometres(_ metres: CheckedTotal) -> Double? { metres.value(dividedBy: 1000, places: 1) }
+
+    /// `microseconds × count`, checked.
+    static func times(_ microseconds: Int64, _ count: Int) -> CheckedTotal {
+        let (product, overflow) = microseconds.multipliedReportingOverflow(by: Int64(count))
+        return overflow ? .outOfRange : CheckedTotal(product)
+    }
+
     /// A ratio, empty over 0 (SPEC §5).
     static func ratio(_ numerator: Double, _ denominator: Double) -> Value {
         denominator == 0 ? .empty : .number(numerator / denominator)
+    }
+
+    /// A ratio of figures that may be missing (a total too large to show): empty then.
+    static func ratio(_ numerator: Double?, _ denominator: Double?) -> Value {
+        guard let numerator, let denominator else { return .empty }
+        return ratio(numerator, denominator)
     }
 }

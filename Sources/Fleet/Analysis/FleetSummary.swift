@@ -5,9 +5,11 @@ enum FleetSummary {
     /// The `summary.csv` metrics of SPEC §5, in its order.
     static func figures(_ context: FleetReportContext) -> [Figure] {
         let counts = context.results.counts
-        let hours = FleetReportContext.hours
-        let available = hours(context.availablePerVehicle * Int64(context.results.vehicles.count))
-        let hoursOut = hours(context.results.vehicles.reduce(0) { $0 + $1.microsecondsOut })
+        let available = FleetReportContext.hours(
+            FleetReportContext.times(context.availablePerVehicle, context.results.vehicles.count))
+        var out = CheckedTotal()
+        for vehicle in context.results.vehicles { out.add(vehicle.microsecondsOut) }
+        let hoursOut = FleetReportContext.hours(out)
         return [
             Figure("vehicles", .integer(context.results.vehicles.count), .integer),
             Figure("assignments", .integer(counts.assignments), .integer),
@@ -19,8 +21,9 @@ enum FleetSummary {
             Figure("available_hours", .number(available), .duration),
             Figure("hours_out", .number(hoursOut), .duration),
             Figure("utilization", FleetReportContext.ratio(hoursOut, available), .percent),
-            Figure("loan_hours", .number(hours(counts.loanMicroseconds)), .duration),
-            Figure("km", .number(counts.km), .measure(maximumPlaces: 1), title: "Km"),
+            Figure("loan_hours", .number(FleetReportContext.hours(counts.loanMicroseconds)), .duration),
+            Figure(
+                "km", .number(FleetReportContext.kilometres(counts.metres)), .measure(maximumPlaces: 1), title: "Km"),
             Figure("late_returns", .integer(counts.lateReturns), .integer),
             Figure(
                 "late_rate", FleetReportContext.ratio(Double(counts.lateReturns), Double(counts.returnedLoans)),
@@ -30,7 +33,9 @@ enum FleetSummary {
                 "damage_rate",
                 FleetReportContext.ratio(Double(counts.returnedWithNewDamage), Double(counts.returnedLoans)), .percent),
             Figure(
-                "impacts_per_1000_km", FleetReportContext.ratio(Double(counts.newImpactsWithKm) * 1000, counts.km),
+                "impacts_per_1000_km",
+                FleetReportContext.ratio(
+                    Double(counts.newImpactsWithKm) * 1000, FleetReportContext.kilometres(counts.metres)),
                 .decimal(places: 2), title: "Impacts per 1,000 km"),
             Figure("between_loans_damage", .integer(counts.betweenLoansDamage), .integer),
             Figure("overlapping_pairs", .integer(counts.overlappingPairs), .integer),
@@ -41,8 +46,14 @@ enum FleetSummary {
     static func dailyUtilization(_ context: FleetReportContext) -> Table {
         let vehicles = Int64(context.results.vehicles.count)
         let rows = context.windows.enumerated().map { index, window -> [Value] in
-            let hoursOut = context.results.daily.values.reduce(Int64(0)) { $0 + $1[index].microsecondsOut }
-            return [.day(window.day), FleetReportContext.ratio(Double(hoursOut), Double(window.length * vehicles))]
+            var out = CheckedTotal()
+            for days in context.results.daily.values { out.add(days[index].microsecondsOut) }
+            return [
+                .day(window.day),
+                FleetReportContext.ratio(
+                    out.exactUnits.map(Double.init),
+                    FleetReportContext.times(window.length, Int(vehicles)).exactUnits.map(Double.init)),
+            ]
         }
         return Table(
             name: "daily_utilization", title: "Daily utilization",

@@ -54,7 +54,8 @@ enum FleetTables {
                 .text(vehicle.plate), .text(vehicle.brand), .text(vehicle.model),
                 .text(context.groupName(vehicle.group)),
                 .integer(vehicle.loans), .number(hoursOut), .number(available),
-                FleetReportContext.ratio(hoursOut, available), .number(vehicle.km), .integer(vehicle.newImpacts),
+                FleetReportContext.ratio(hoursOut, available), .number(FleetReportContext.kilometres(vehicle.metres)),
+                .integer(vehicle.newImpacts),
                 .integer(vehicle.lateReturns),
             ]
         }
@@ -75,7 +76,7 @@ enum FleetTables {
         for (index, window) in context.windows.enumerated() {
             for group in groups {
                 guard let tally = context.results.daily[group]?[index] else { continue }
-                let available = FleetReportContext.hours(window.length * Int64(tally.vehicles))
+                let available = FleetReportContext.hours(FleetReportContext.times(window.length, tally.vehicles))
                 let hoursOut = FleetReportContext.hours(tally.microsecondsOut)
                 rows.append([
                     .day(window.day), .text(context.groupName(group)), .integer(tally.vehicles), .number(available),

@@ -1,3 +1,4 @@
+import ReportModel
 import Time
 
 /// The counts behind the headline figures; durations in microseconds.
@@ -8,8 +9,10 @@ struct FleetCounts: Sendable {
     var returnedLoans = 0
     var stillOut = 0
     var noShows = 0
-    var loanMicroseconds: Int64 = 0
-    var km = 0.0
+    /// Σ loan lengths: checked, since a loan may span years of bad timestamps (issue 30).
+    var loanMicroseconds = CheckedTotal()
+    /// Σ km of returned loans in whole metres.
+    var metres = CheckedTotal()
     /// New impacts of the loans whose km is valid: the numerator of impacts per 1,000 km.
     var newImpactsWithKm = 0
     var lateReturns = 0
@@ -115,10 +118,10 @@ final class FleetTally {
         let end = row.checkIn.map { max($0.recordedAt, out) } ?? max(out, min(asOf, lastClose))
         vehicle.intervals.append(LoanIntervals.Interval(start: out, end: end, tag: Int(lineIndex)))
         vehicle.checkOuts.append(out)
-        results.counts.loanMicroseconds += end - out
+        results.counts.loanMicroseconds.add(end - out)
         if driver != Interned.none {
             results.drivers[driver, default: DriverTally()].loans += 1
-            results.drivers[driver, default: DriverTally()].loanMicroseconds += end - out
+            results.drivers[driver, default: DriverTally()].loanMicroseconds.add(end - out)
         }
 
         // Marks at check-out that the previous return did not show happened between loans.
@@ -130,7 +133,7 @@ final class FleetTally {
         }
 
         var lateMinutes: Int64?
-        var km: Double?
+        var metres: Int64?
         var newCount: Int32?
         if let checkIn = row.checkIn {
             results.counts.returnedLoans += 1
@@ -155,11 +158,11 @@ final class FleetTally {
                 results.counts.lateReturns += 1
                 vehicle.lateReturns += 1
             }
-            km = kilometres(row, from: checkOut, to: checkIn)
-            if let km {
-                results.counts.km += km
+            metres = self.metres(row, from: checkOut, to: checkIn)
+            if let metres {
+                results.counts.metres.add(metres)
                 results.counts.newImpactsWithKm += fresh.count
-                vehicle.km += km
+                vehicle.metres.add(metres)
             }
             if driver != Interned.none {
                 results.drivers[driver, default: DriverTally()].returned += 1
@@ -176,7 +179,7 @@ final class FleetTally {
                 assignmentId: row.id, vehicle: Int32(results.vehicles.count), group: group, driver: driver,
                 plannedOut: row.plannedOut, plannedIn: row.plannedIn, outAt: out, inAt: row.checkIn?.recordedAt,
                 status: row.checkIn == nil ? .out : .done, loanMicroseconds: end - out, lateMinutes: lateMinutes,
-                km: km,
+                km: metres.map { Double($0) / 1000 },
                 oilDelta: row.checkIn.map { Int8(clamping: Int($0.oilLevel) - Int(checkOut.oilLevel)) },
                 interiorDelta: row.checkIn.map {
                     Int8(clamping: Int($0.interiorCleanliness) - Int(checkOut.interiorCleanliness))
@@ -193,13 +196,35 @@ final class FleetTally {
     func finish(extraIssues: [QualityIssue]) -> FleetResults {
         finishVehicle()
         current = nil
+        checkTotals()
         results.quality = QualityIssue.sorted(results.quality + extraIssues)
         return results
     }
 
-    /// Check-in minus check-out mileage; nil when either is missing, or negative (an issue).
-    private func kilometres(_ row: AssignmentRow, from checkOut: AttachedRecord, to checkIn: AttachedRecord) -> Double?
-    {
+    /// A `figure_out_of_range` row for every total too large to show exactly (issue 30): absurd
+    /// data (loans spanning centuries) gets an empty cell and this row, never a wrong figure.
+    private func checkTotals() {
+        func check(_ total: CheckedTotal, hours: Bool, _ figure: String, _ row: String) {
+            let shown =
+                hours
+                ? FleetReportContext.hours(total) != nil : FleetReportContext.kilometres(total) != nil
+            if !shown {
+                addIssue(
+                    .figureOutOfRange, row, "\(figure) is a total too large to show exactly; the cell is left empty")
+            }
+        }
+        check(results.counts.loanMicroseconds, hours: true, "loan_hours", "summary")
+        check(results.counts.metres, hours: false, "km", "summary")
+        for vehicle in results.vehicles { check(vehicle.metres, hours: false, "km", "vehicle " + vehicle.plate) }
+        for (number, tally) in results.drivers {
+            check(tally.loanMicroseconds, hours: true, "hours", "driver " + (results.driverIds.name(number) ?? ""))
+        }
+    }
+
+    /// Check-in minus check-out mileage in whole metres; nil when either is missing, or negative
+    /// (an issue). Each reading is taken to the metre (an odometer shows tenths of a km at best),
+    /// so that sums of km are sums of integers, exact (issue 30); readings are at most 10^7 km.
+    private func metres(_ row: AssignmentRow, from checkOut: AttachedRecord, to checkIn: AttachedRecord) -> Int64? {
         guard let start = checkOut.mileage, let finish = checkIn.mileage else { return nil }
         guard finish >= start else {
             addIssue(
@@ -207,7 +232,10 @@ final class FleetTally {
                 "check-in mileage \(number(finish)) km is below check-out mileage \(number(start)) km")
             return nil
         }
-        return finish - start
+        func metres(_ kilometres: Double) -> Int64 {
+            Int64(exactly: (min(kilometres, LoanRecord.maximumMileageKilometres) * 1000).rounded()) ?? 0
+        }
+        return metres(finish) - metres(start)
     }
 
     private func checkReferences(_ row: AssignmentRow) {
@@ -240,7 +268,7 @@ final class FleetTally {
         var days = results.daily[group] ?? [DayTally](repeating: DayTally(), count: windows.count)
         for index in days.indices {
             days[index].vehicles += 1
-            days[index].microsecondsOut += perWindow[index]
+            days[index].microsecondsOut.add(perWindow[index])
         }
         for instant in vehicle.checkOuts { if let index = dayIndex(of: instant) { days[index].checkOuts += 1 } }
         for instant in vehicle.checkIns { if let index = dayIndex(of: instant) { days[index].checkIns += 1 } }
@@ -259,7 +287,7 @@ final class FleetTally {
         results.vehicles.append(
             VehicleLine(
                 plate: vehicle.plate, brand: latest.brand, model: latest.model, group: group, loans: vehicle.loans,
-                microsecondsOut: perWindow.reduce(0, +), km: vehicle.km, newImpacts: vehicle.newImpacts,
+                microsecondsOut: perWindow.reduce(0, +), metres: vehicle.metres, newImpacts: vehicle.newImpacts,
                 lateReturns: vehicle.lateReturns))
     }
 
@@ -319,7 +347,7 @@ struct VehicleInProgress {
     /// The check-in marks of the latest returned loan so far, for the between-loans comparison.
     var previousReturnedCheckIn: [Impact]?
     var loans = 0
-    var km = 0.0
+    var metres = CheckedTotal()
     var newImpacts = 0
     var lateReturns = 0
 

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import ByteOutput
 import DomainInterface
 import Foundation
 import Import
@@ -81,29 +82,15 @@ struct NightlyRun {
         return code
     }
 
-    /// Checks the inbox, creates the default archive and output folders, and returns the output
+    /// Checks the inbox, creates the archive and output folders when missing, and returns the output
     /// folder; nil (logged, counted) when the run cannot go on.
     private mutating func prepareFolders() -> URL? {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: settings.inbox, isDirectory: &isFolder), isFolder.boolValue else {
             return stop("\(settings.inbox): no such inbox folder; nothing done")
         }
-        if !FileManager.default.fileExists(atPath: settings.archive, isDirectory: &isFolder) {
-            guard settings.archiveIsDefault else {
-                return stop(
-                    "\(settings.archive): no such archive folder; create it or give another --archive DIR; nothing done"
-                )
-            }
-            do {
-                try FileManager.default.createDirectory(atPath: settings.archive, withIntermediateDirectories: true)
-            } catch {
-                return stop(
-                    "\(settings.archive): cannot create the archive folder (\(error.localizedDescription)); "
-                        + "nothing done"
-                )
-            }
-        } else if !isFolder.boolValue {
-            return stop("\(settings.archive): not a folder; give another --archive DIR; nothing done")
+        do { try OutputFolder.prepare(settings.archive) } catch {
+            return stop(error.message(option: "--archive DIR", role: "archive") + "; nothing done")
         }
         do { return try ReportFiles.outputDirectory(settings.output) } catch {
             return stop("\(error); nothing done")

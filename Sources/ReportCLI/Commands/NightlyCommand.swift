@@ -33,9 +33,12 @@ public enum NightlyCommand: Command {
 
     static let inbox = Option<String>("inbox", "DIR", help: "The folder the exporters drop files into (required).")
     static let archive = Option<String>(
-        "archive", "DIR", help: "Where imported files go (default: archive/ beside the inbox, created when missing).")
+        "archive", "DIR",
+        help:
+            "Where imported files go (default: archive/ beside the inbox; created with its parents when missing).")
     static let output = Option<String>(
-        "output", "DIR", short: "o", help: "The folder for the reports (default: Reports/, created when missing).")
+        "output", "DIR", short: "o",
+        help: "The folder for the reports (default: Reports/; created with its parents when missing).")
     static let only = Option<String>(
         "only", "DOMAINS",
         help:

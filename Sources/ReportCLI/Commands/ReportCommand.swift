@@ -68,7 +68,8 @@ enum ReportOutputOptions {
     static let csv = Flag("csv", help: "Write the CSV tables (one folder per report).")
     static let markdown = Flag("md", help: "Write the Markdown report and its charts (SVG and PNG).")
     static let output = Option<String>(
-        "output", "DIR", short: "o", help: "The folder for the files (default: Reports/, created when missing).")
+        "output", "DIR", short: "o",
+        help: "The folder for the files (default: Reports/; created with its parents when missing).")
     static let bom = Flag("bom", help: "Start CSV files with a UTF-8 byte order mark (for Excel).")
     static let table = Option<String>(
         "table", "NAME", help: "Write only this CSV table, to standard output (for a dashboard loader).")

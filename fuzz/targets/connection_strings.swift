@@ -1,0 +1,81 @@
+import Store
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Fuzz target `connection_strings` (issue 30): any `--db` value through `StoreLocation.display`,
+/// `ConnectionSecrets` (which calls libpq's `PQconninfoParse`), `mask`, `isPostgreSQL` and
+/// `unsupportedReason`.
+///
+/// Byte 0 picks a prefix (`postgresql://`, `postgres://`, `host=… password=`, `user=u password='`,
+/// none, `mysql://`, `sqlite://`, `postgresql://u:`) so that inputs reach the parsers' deep
+/// paths; the rest, as UTF-8, follows it. Invariants:
+/// - no trap, no ASan report (string slicing by index, percent-decoding, quoted values);
+/// - the location as shown holds no secret of 3 characters or more, and no 3 characters in a row
+///   of one (pieces holding `*` aside: `***` is the mask itself);
+/// - `mask` of the location itself, and of the location quoted as libpq quotes a host, leave no
+///   3 characters in a row of a secret either;
+/// - a reason to refuse a value that holds a secret quotes nothing of it but its scheme.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzConnectionStrings(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = UnsafeBufferPointer(start: data, count: data == nil ? 0 : size)
+    guard let selector = bytes.first else { return 0 }
+    let prefixes = [
+        "postgresql://", "postgres://", "host=db password=", "user=u password='", "", "mysql://", "sqlite://",
+        "postgresql://u:",
+    ]
+    let location = prefixes[Int(selector) % prefixes.count] + String(decoding: bytes.dropFirst(), as: UTF8.self)
+
+    let secrets = ConnectionSecrets(location: location)
+    let shown = StoreLocation.display(location)
+    for secret in secrets.secrets where secret.count >= 3 {
+        require(!shown.contains(secret), "display \(quote(shown)) shows the secret \(quote(secret))")
+    }
+    let pieces = trigrams(secrets.secrets)
+    for piece in trigrams([shown]) where pieces.contains(piece) {
+        fail("display \(quote(shown)) of \(quote(location)) shows the piece \(quote(piece))")
+    }
+    for text in [location, "could not translate host name \"" + location + "\" to address"] {
+        let masked = secrets.mask(text)
+        for piece in trigrams([masked]) where pieces.contains(piece) {
+            fail("mask \(quote(masked)) of \(quote(text)) leaves the piece \(quote(piece))")
+        }
+    }
+    _ = StoreLocation.isPostgreSQL(location)
+    // A refusal of a value holding a secret says what it says of the bare scheme: it quotes
+    // nothing of the value but the scheme.
+    if let reason = StoreLocation.unsupportedReason(location), !secrets.isEmpty,
+        let separator = location.range(of: "://")
+    {
+        let bare = StoreLocation.unsupportedReason(location[..<separator.lowerBound] + "://h")
+        require(reason == bare, "the refusal \(quote(reason)) of \(quote(location)) quotes more than its scheme")
+    }
+    return 0
+}
+
+/// The 3-character pieces of texts, leaving out those that hold `*` (the mask's own character).
+func trigrams(_ texts: [String]) -> Set<String> {
+    var result = Set<String>()
+    for text in texts {
+        let characters = Array(text)
+        guard characters.count >= 3 else { continue }
+        for start in 0...(characters.count - 3) {
+            let piece = String(characters[start..<start + 3])
+            if !piece.contains("*") { result.insert(piece) }
+        }
+    }
+    return result
+}
+
+func quote(_ text: String) -> String { text.debugDescription }
+
+func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fail(message()) }
+}
+
+func fail(_ message: String) -> Never {
+    var text = "connection_strings invariant broken: \(message)\n"
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    abort()
+}
