@@ -83,6 +83,12 @@ public struct Table: Sendable {
     /// already counts (the habits `badges`, counted by day in `daily` and by type on the Summary)
     /// stays in the workbook for filtering but off paper.
     public var printsInWorkbook = true
+    /// The columns the workbook prints, by name (nil: all). The sheet still shows every column;
+    /// the printed ones come first, in table order, and the print area stops after them, so that a
+    /// sheet too wide for a page at 8-point text prints what a reader needs on paper rather than
+    /// in strips (the fleet `loans`). The page footer says how many columns are on screen only.
+    /// CSV, its schema and Markdown keep the table's own columns and order.
+    public var printColumns: [String]?
 
     public init(
         name: String, title: String? = nil, columns: [Column], rows: Rows,
@@ -112,6 +118,13 @@ extension Table {
     public func keyed(_ columns: String...) -> Table {
         var table = self
         table.primaryKey = columns
+        return table
+    }
+
+    /// The same table, printed from the workbook with only `columns` (`printColumns`).
+    public func printed(_ columns: [String]) -> Table {
+        var table = self
+        table.printColumns = columns
         return table
     }
 

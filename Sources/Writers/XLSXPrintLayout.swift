@@ -78,10 +78,15 @@ struct XLSXPrintLayout: Equatable {
 
     /// Pages a column strip of `rows` rows takes (the header repeated on each).
     static func pages(rows: Int, landscape: Bool, scale: Int) -> Int {
-        // 2 % of the height kept free: a spreadsheet program rounds row heights.
-        let height = (landscape ? landscapePoints : portraitPoints) * 0.98
-        let perPage = max(1, Int(height / (rowPoints * Double(scale) / 100)) - 1)
+        let perPage = max(1, rowsOnPage(landscape: landscape, scale: scale) - 1)
         return max(1, (max(rows - 1, 0) + perPage - 1) / perPage)
+    }
+
+    /// Rows of 15 points a page holds at `scale` percent, 2 % of its height kept free (a
+    /// spreadsheet program rounds row heights): 45 on a landscape page at 73 %.
+    static func rowsOnPage(landscape: Bool, scale: Int) -> Int {
+        let height = (landscape ? landscapePoints : portraitPoints) * 0.98
+        return Int(height / (rowPoints * Double(scale) / 100))
     }
 
     /// The strips the columns need on pages `pageWidth` pixels wide, the key columns on each.

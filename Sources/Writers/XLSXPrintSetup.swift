@@ -26,10 +26,11 @@ struct XLSXPrintSetup {
     /// Applies the setup to `sheet`. `widths` are the sheet's column widths in characters;
     /// `repeatHeader`: a table whose row 0 is its header (`headerRow` for another row);
     /// `onePage`: fit on one page wide and tall; `keyColumns`: the leading columns that identify a
-    /// row, repeated on each strip of a table too wide for a page; `rows`: the rows it prints.
+    /// row, repeated on each strip of a table too wide for a page; `rows`: the rows it prints;
+    /// `footerNote`: words in the middle of the footer (a sheet that prints only some columns).
     func apply(
         to cells: XLSXCellWriter, widths: [Double], repeatHeader: Bool, onePage: Bool, keyColumns: Int = 1,
-        rows: Int = 0, headerRow: UInt32 = 0
+        rows: Int = 0, headerRow: UInt32 = 0, footerNote: String? = nil
     ) throws {
         let sheet = cells.sheet
         worksheet_set_paper(sheet, XLSXPrintSetup.a4)
@@ -54,7 +55,8 @@ struct XLSXPrintSetup {
             worksheet_gridlines(sheet, UInt8(LXW_SHOW_PRINT_GRIDLINES.rawValue))
         }
         let header = XLSXPrintSetup.headerFooter(left: title, right: scope)
-        let footer = XLSXPrintSetup.headerFooter(left: cells.sheetName, right: "Page &P of &N", rightIsCode: true)
+        let footer = XLSXPrintSetup.headerFooter(
+            left: cells.sheetName, center: footerNote, right: "Page &P of &N", rightIsCode: true)
         try cells.check(header.withCString { worksheet_set_header(sheet, $0) }, detail: "page header")
         try cells.check(footer.withCString { worksheet_set_footer(sheet, $0) }, detail: "page footer")
     }
@@ -62,16 +64,22 @@ struct XLSXPrintSetup {
     /// Whether columns this wide need a landscape page.
     static func isWide(_ widths: [Double]) -> Bool { widths.reduce(0, +) > portraitCharacters }
 
-    /// `&L<left>&R<right>` with `&` in the texts doubled (a lone `&` starts a code), cut so that
-    /// the whole stays within libxlsxwriter's 255 characters.
-    static func headerFooter(left: String, right: String, rightIsCode: Bool = false) -> String {
+    /// `&L<left>&C<center>&R<right>` (no `&C` without a center) with `&` in the texts doubled (a
+    /// lone `&` starts a code), cut so that the whole stays within libxlsxwriter's 255 characters.
+    static func headerFooter(left: String, center: String? = nil, right: String, rightIsCode: Bool = false) -> String {
         func escaped(_ text: String) -> String {
             text.replacingOccurrences(of: "&", with: "&&").replacingOccurrences(of: "\n", with: " ")
         }
         let rightText = String((rightIsCode ? right : escaped(right)).prefix(100))
+        let centerText =
+            center.map { text -> String in
+                var cut = String(escaped(text).prefix(100))
+                if cut.reversed().prefix(while: { $0 == "&" }).count % 2 == 1 { cut.removeLast() }
+                return "&C" + cut
+            } ?? ""
         var leftText = escaped(left)
         // The library counts bytes, not characters.
-        func whole() -> String { "&L" + leftText + "&R" + rightText }
+        func whole() -> String { "&L" + leftText + centerText + "&R" + rightText }
         if whole().utf8.count > maximumHeaderLength {
             while whole().utf8.count > maximumHeaderLength - 3, !leftText.isEmpty { leftText.removeLast() }
             // Never end on half of a doubled `&`.

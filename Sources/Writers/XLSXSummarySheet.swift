@@ -2,7 +2,8 @@ import CXLSXWriter
 import ReportModel
 
 /// The first sheet a person sees: title, scope, as-of, parameters, headline figures with their
-/// number formats, notes, and the charts beside them.
+/// number formats, notes, and the charts beside them; a small heat map (the fleet's damage zones)
+/// under the charts, its own sheet then hidden so that it does not take a page of its own.
 ///
 /// It is created first (so it is the first tab) but filled last, once the data sheets are written:
 /// only then are the chart ranges and the writer's own notes (cut strings) known. Constant-memory
@@ -15,7 +16,9 @@ struct XLSXSummarySheet {
     let cells: XLSXCellWriter
     let printSetup: XLSXPrintSetup
 
-    func write(placed: [String: XLSXPlacedTable]) throws {
+    /// `heatMapSheet`: the sheet the report's heat map was written to, hidden when the heat map
+    /// prints here instead (`holds`).
+    func write(placed: [String: XLSXPlacedTable], heatMapSheet: XLSXCellWriter? = nil) throws {
         let chartsEnd = try XLSXCharts(workbook: workbook, cells: cells, log: cells.log)
             .insert(report.charts, placed: placed, report: report)
 
@@ -100,16 +103,42 @@ struct XLSXSummarySheet {
         let valueWidth = XLSXCellValues.columnWidth(forCharacters: valueCharacters)
         try cells.check(worksheet_set_column(cells.sheet, 0, 0, labelWidth, nil), detail: "column width")
         try cells.check(worksheet_set_column(cells.sheet, 1, 1, valueWidth, nil), detail: "column width")
-        try setUpPrinting(
-            lastTextRow: max(row, 1) - 1, chartsEnd: chartsEnd, notes: notes,
-            widths: [labelWidth, valueWidth])
+        var lastRow = max(max(row, 1) - 1, chartsEnd ?? 0)
+        var lastColumn: UInt16 = chartsEnd == nil ? 1 : XLSXCharts.lastColumn
+        if let heatMapSheet, let heatMap = report.heatMap, Self.holds(heatMap, below: lastRow) {
+            let top = lastRow + 2
+            let grid = XLSXHeatMapGrid(heatMap: heatMap, workbook: workbook, cells: cells)
+            let widths = try grid.write(top: top, left: XLSXCharts.column)
+            // The charts' columns keep their default width (8 characters) unless a label needs
+            // more (a date, `Afternoon`).
+            for (index, width) in widths.enumerated() where width > XLSXCellValues.columnWidth(forCharacters: 8) {
+                let column = XLSXCharts.column + UInt16(index)
+                try cells.check(
+                    worksheet_set_column(cells.sheet, column, column, width, nil), detail: "column width")
+            }
+            worksheet_hide(heatMapSheet.sheet)
+            lastRow = top + UInt32(grid.rowCount + 1)
+            lastColumn = max(lastColumn, XLSXCharts.column + UInt16(grid.columnCount))
+        }
+        try setUpPrinting(lastRow: lastRow, lastColumn: lastColumn, notes: notes, widths: [labelWidth, valueWidth])
+    }
+
+    /// Whether a heat map prints on the Summary below row `row` (the last of the text and
+    /// charts): at most as many columns as a chart is wide, and few enough rows that the Summary,
+    /// fitted to one landscape page, keeps its text at 8 points or more.
+    static func holds(_ heatMap: HeatMap, below row: UInt32) -> Bool {
+        let columns = heatMap.cells.map(\.count).max() ?? 0
+        guard columns > 0, columns <= Int(XLSXCharts.lastColumn - XLSXCharts.column) else { return false }
+        // A blank row, the title, the header and the grid's rows.
+        let rows = Int(row) + 1 + 3 + heatMap.cells.count
+        return rows <= XLSXPrintLayout.rowsOnPage(landscape: true, scale: XLSXPrintLayout.minimumScale)
     }
 
     /// One page, charts whole: the print area spans the figures and the charts beside them (and
     /// the notes, which run to the right of column A), and is fitted to one page.
-    private func setUpPrinting(lastTextRow: UInt32, chartsEnd: UInt32?, notes: [String], widths: [Double]) throws {
+    private func setUpPrinting(lastRow: UInt32, lastColumn: UInt16, notes: [String], widths: [Double]) throws {
         let defaultWidth = 8.43
-        var lastColumn: UInt16 = chartsEnd == nil ? 1 : XLSXCharts.lastColumn
+        var lastColumn = lastColumn
         var covered = widths.reduce(0, +) + Double(lastColumn - 1) * defaultWidth
         let longestNote = Double(notes.map(\.count).max() ?? 0)
         while covered < longestNote * 1.0 && lastColumn < 30 {
@@ -118,7 +147,6 @@ struct XLSXSummarySheet {
         }
         let allWidths = widths + Array(repeating: defaultWidth, count: Int(lastColumn) - 1)
         try printSetup.apply(to: cells, widths: allWidths, repeatHeader: false, onePage: true)
-        let lastRow = max(lastTextRow, chartsEnd ?? 0)
         try cells.check(worksheet_print_area(cells.sheet, 0, 0, lastRow, lastColumn), detail: "print area")
     }
 }

@@ -13,6 +13,50 @@ struct XLSXPlacedTable {
     let minimums: [Double?]
 }
 
+/// The columns of a table's sheet: the printed ones (`Table.printColumns`) first, in table order,
+/// then the others in table order; the print area stops after the printed ones. Without a print
+/// choice (or when the printed columns already lead) the sheet keeps the table's order.
+struct XLSXSheetColumns: Equatable {
+    /// Table column indices in sheet order.
+    let order: [Int]
+    /// How many leading sheet columns print.
+    let printed: Int
+    /// Whether the sheet's order is the table's (rows are then written as they come).
+    let isTableOrder: Bool
+
+    init(order: [Int], printed: Int) {
+        self.order = order
+        self.printed = printed
+        isTableOrder = order.elementsEqual(order.indices)
+    }
+
+    init(_ table: Table) {
+        let all = Array(table.columns.indices)
+        let chosen = table.printColumns.map { names in all.filter { names.contains(table.columns[$0].name) } } ?? []
+        guard !chosen.isEmpty, chosen.count < all.count else {
+            self.init(order: all, printed: all.count)
+            return
+        }
+        self.init(order: chosen + all.filter { !chosen.contains($0) }, printed: chosen.count)
+    }
+
+    /// Whether some columns are on screen only.
+    var leavesColumnsOffPaper: Bool { printed < order.count }
+
+    /// A row of the table in sheet order.
+    func arranged(_ values: [Value]) -> [Value] {
+        isTableOrder ? values : order.map { $0 < values.count ? values[$0] : .empty }
+    }
+
+    /// The page footer's words for a sheet that prints only some of its columns (nil: it prints all).
+    func footerNote(table: Table) -> String? {
+        guard leavesColumnsOffPaper else { return nil }
+        let others = order.count - printed
+        let place = table.outputs.contains(.csv) ? "on screen and in \(table.name).csv" : "on screen only"
+        return "Printed: \(printed) of \(order.count) columns; the other \(others) are \(place)"
+    }
+}
+
 /// Writes one table as one sheet, or several when it passes Excel's row limit: bold frozen header,
 /// autofilter, fitted widths, data bars, every value as a real typed cell.
 ///
@@ -35,7 +79,8 @@ struct XLSXTableSheet {
     var hidden = false
 
     func write(names: inout XLSXSheetNames) throws -> XLSXPlacedTable {
-        let columns = table.columns
+        let arrangement = XLSXSheetColumns(table)
+        let columns = arrangement.order.map { table.columns[$0] }
         guard columns.count <= XLSXTableSheet.maximumColumns else {
             throw XLSXError.invalid(
                 "table “\(table.name)” has \(columns.count) columns; Excel allows "
@@ -44,13 +89,15 @@ struct XLSXTableSheet {
         var styles = try columns.map { try XLSXColumnStyle($0.type, in: workbook) }
         let iterator = table.rows.makeIterator()
         var sample: [[Value]] = []
-        while sample.count < XLSXTableSheet.widthSampleRows, let row = iterator.next() { sample.append(row) }
+        while sample.count < XLSXTableSheet.widthSampleRows, let row = iterator.next() {
+            sample.append(arrangement.arranged(row))
+        }
         let widths = XLSXTableSheet.widths(columns: columns, sample: sample)
         let wrapped = widths.indices.filter { widths[$0] >= Double(XLSXCellValues.maximumColumnWidth) }
         for index in wrapped { styles[index].text = try workbook.wrappingTextFormat() }
 
         let firstName = names.claim(table.title)
-        var cells = try startSheet(named: firstName, widths: widths)
+        var cells = try startSheet(named: firstName, columns: columns, widths: widths, arrangement: arrangement)
         var sheetNumber = 1
         var row: UInt32 = 0
         var dataRowsOnFirstSheet = 0
@@ -61,15 +108,15 @@ struct XLSXTableSheet {
 
         func writeRow(_ values: [Value]) throws {
             if row == rowLimit {
-                try finishSheet(cells, dataRows: Int(row))
+                try finishSheet(cells, columns: columns, dataRows: Int(row), printed: arrangement.printed)
                 if sheetNumber == 1 {
                     dataRowsOnFirstSheet = Int(row)
                     minimumsOnFirstSheet = minimums
                 }
                 sheetNumber += 1
                 cells = try startSheet(
-                    named: names.claimContinuation(of: firstName, number: sheetNumber),
-                    widths: widths)
+                    named: names.claimContinuation(of: firstName, number: sheetNumber), columns: columns,
+                    widths: widths, arrangement: arrangement)
                 row = 0
             }
             row += 1
@@ -114,11 +161,12 @@ struct XLSXTableSheet {
                 omitted += 1
                 continue
             }
-            try writeRow(values)
+            try writeRow(arrangement.arranged(values))
             written += 1
         }
         // Filter and data bars first: in constant-memory mode they cannot reach back past a later row.
-        try finishSheet(cells, dataRows: Int(row))
+        try finishSheet(
+            cells, columns: columns, dataRows: Int(row), printed: arrangement.printed, noteRow: omitted > 0)
         if omitted > 0 {
             try cells.writeText(
                 Self.limitNote(shown: written, total: written + omitted, table: table.name),
@@ -160,14 +208,16 @@ struct XLSXTableSheet {
 
     /// The leading columns that identify a row (the table's key, else the first column): repeated
     /// on each strip of a sheet too wide for a page.
-    var keyColumns: Int {
-        let leading = table.columns.prefix { table.primaryKey.contains($0.name) }.count
+    static func keyColumns(_ columns: [Column], key: [String]) -> Int {
+        let leading = columns.prefix { key.contains($0.name) }.count
         return max(leading, 1)
     }
 
     /// A new sheet with widths, the bold header row (each title aligned as its column), the
-    /// frozen pane under it and the print setup.
-    private func startSheet(named name: String, widths: [Double]) throws -> XLSXCellWriter {
+    /// frozen pane under it and the print setup: of the printed columns only, which lead.
+    private func startSheet(
+        named name: String, columns: [Column], widths: [Double], arrangement: XLSXSheetColumns
+    ) throws -> XLSXCellWriter {
         let sheet = try workbook.addSheet(named: name)
         if hidden { worksheet_hide(sheet) }
         let cells = XLSXCellWriter(sheet: sheet, sheetName: name, log: log)
@@ -177,33 +227,44 @@ struct XLSXTableSheet {
                 worksheet_set_column(sheet, column, column, width, nil), row: 0, column: column,
                 detail: "column width")
         }
-        let wraps = zip(table.columns, widths).map { Self.headerWraps($0, width: $1) }
+        let wraps = zip(columns, widths).map { Self.headerWraps($0, width: $1) }
         if wraps.contains(true) {
             try cells.check(worksheet_set_row(sheet, 0, 30, nil), row: 0, column: 0, detail: "header row height")
         }
-        for (index, column) in table.columns.enumerated() {
+        for (index, column) in columns.enumerated() {
             try cells.writeText(
                 column.title, row: 0, column: UInt16(index),
                 format: workbook.headerFormat(for: column.type, wraps: wraps[index]))
         }
-        if !table.columns.isEmpty { worksheet_freeze_panes(sheet, 1, 0) }
+        if !columns.isEmpty { worksheet_freeze_panes(sheet, 1, 0) }
         try printSetup.apply(
-            to: cells, widths: widths, repeatHeader: !table.columns.isEmpty, onePage: false, keyColumns: keyColumns,
+            to: cells, widths: Array(widths.prefix(arrangement.printed)), repeatHeader: !columns.isEmpty,
+            onePage: false,
+            keyColumns: min(Self.keyColumns(columns, key: table.primaryKey), max(arrangement.printed, 1)),
             // A two-line header row counts as two rows.
-            rows: (wraps.contains(true) ? 2 : 1) + min(table.rows.count ?? dataRowsPerSheet, dataRowsPerSheet))
+            rows: (wraps.contains(true) ? 2 : 1) + min(table.rows.count ?? dataRowsPerSheet, dataRowsPerSheet),
+            footerNote: arrangement.footerNote(table: table))
         return cells
     }
 
-    /// The autofilter over header and data, and data bars over the flagged columns.
-    private func finishSheet(_ cells: XLSXCellWriter, dataRows: Int) throws {
-        guard !table.columns.isEmpty else { return }
-        let lastColumn = UInt16(table.columns.count - 1)
+    /// The autofilter over header and data, data bars over the flagged columns, and the print area
+    /// over the printed columns when some are on screen only (with the row of `limitNote`).
+    private func finishSheet(
+        _ cells: XLSXCellWriter, columns: [Column], dataRows: Int, printed: Int, noteRow: Bool = false
+    ) throws {
+        guard !columns.isEmpty else { return }
+        let lastColumn = UInt16(columns.count - 1)
         let lastRow = UInt32(dataRows)
         try cells.check(
             worksheet_autofilter(cells.sheet, 0, 0, lastRow, lastColumn), row: 0, column: 0,
             detail: "autofilter")
+        if printed < columns.count {
+            try cells.check(
+                worksheet_print_area(cells.sheet, 0, 0, lastRow + (noteRow ? 1 : 0), UInt16(printed - 1)),
+                row: 0, column: 0, detail: "print area")
+        }
         guard dataRows > 0 else { return }
-        for (index, column) in table.columns.enumerated() where column.dataBar {
+        for (index, column) in columns.enumerated() where column.dataBar {
             var format = lxw_conditional_format()
             format.type = UInt8(LXW_CONDITIONAL_DATA_BAR.rawValue)
             let column = UInt16(index)

@@ -8,8 +8,9 @@ import Darwin
 import ReportModel
 
 /// Renders a `Report` as one XLSX workbook (SPEC §6.2): a Summary sheet with the headline figures
-/// and native charts, a "Heat map" sheet when the report has one, then one sheet per table whose
-/// outputs include `.xlsx`, the `quality` table last.
+/// and native charts, a "Heat map" sheet when the report has one (hidden when the grid is small
+/// enough to print on the Summary), then one sheet per table whose outputs include `.xlsx`, the
+/// `quality` table last.
 ///
 /// The file appears atomically: libxlsxwriter writes a hidden temporary file beside the target,
 /// which is renamed over it only when complete, so a dashboard or a person never opens half a
@@ -55,6 +56,7 @@ public struct XLSXWriter: Sendable {
         var names = XLSXSheetNames()
         let summaryName = names.claim(XLSXSummarySheet.title)
         let summary = XLSXCellWriter(sheet: try workbook.addSheet(named: summaryName), sheetName: summaryName, log: log)
+        var heatMapSheet: XLSXCellWriter?
         // A heat map with no cell above 0 is a sentence on the Summary, not a sheet of blanks.
         if let heatMap = report.heatMap, let sentence = ChartAbsence.sentence(for: heatMap) {
             log.note(sentence)
@@ -62,6 +64,7 @@ public struct XLSXWriter: Sendable {
             let name = names.claim(XLSXHeatMapSheet.title)
             let cells = XLSXCellWriter(sheet: try workbook.addSheet(named: name), sheetName: name, log: log)
             try XLSXHeatMapSheet(heatMap: heatMap, workbook: workbook, cells: cells, printSetup: printSetup).write()
+            heatMapSheet = cells
         }
         var placed: [String: XLSXPlacedTable] = [:]
         for table in XLSXWriter.sheetOrder(report.tables) {
@@ -73,7 +76,7 @@ public struct XLSXWriter: Sendable {
             if placed[table.name] == nil { placed[table.name] = place }
         }
         try XLSXSummarySheet(report: report, workbook: workbook, cells: summary, printSetup: printSetup)
-            .write(placed: placed)
+            .write(placed: placed, heatMapSheet: heatMapSheet)
     }
 
     /// Whether a table's sheet prints on pages of its own. Not: a table that only feeds a chart

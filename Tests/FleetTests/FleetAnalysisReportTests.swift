@@ -61,6 +61,13 @@ final class FleetAnalysisReportTests: FleetAnalysisTestCase {
             XCTAssertTrue(chart.series.allSatisfy { series in table.columns.contains { $0.name == series } })
         }
         XCTAssertEqual(report.charts.map(\.kind), [.column, .pie])
+        // The printed Loans sheet: what happened to each loan (docs/PRINTING.md); every name a column.
+        let loans = try XCTUnwrap(report.table(named: "loans"))
+        XCTAssertEqual(
+            loans.printColumns,
+            ["assignment_id", "plate", "driver", "out_at", "in_at", "late_minutes", "km", "new_impacts"])
+        XCTAssertTrue(loans.printColumns?.allSatisfy { name in loans.columns.contains { $0.name == name } } ?? false)
+        XCTAssertTrue(report.tables.filter { $0.name != "loans" }.allSatisfy { $0.printColumns == nil })
     }
 
     func testUnknownEventListsTheKnownOnes() throws {

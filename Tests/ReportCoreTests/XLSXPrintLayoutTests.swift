@@ -37,6 +37,19 @@ final class XLSXPrintLayoutTests: XCTestCase {
             XLSXPrintLayout.strips(loans, key: 1, pageWidth: XLSXPrintLayout.landscapePixels * 100 / 73), 2)
     }
 
+    /// The columns the fleet Loans sheet prints (assignment, plate, driver, out at, in at, late
+    /// minutes, km, new impacts, `Table.printColumns`): one portrait strip at 8 points or more,
+    /// 5 pages for the sample's 294 loans where the 18 columns took two landscape strips of 7.
+    func testTheFleetLoansPrintedColumnsFitOnePortraitStrip() {
+        let printed: [Double] = [15, 10, 24, 18, 18, 12, 7, 12]
+        // A two-line header and 294 loans.
+        let layout = XLSXPrintLayout.choose(widths: printed, keyColumns: 1, rows: 296)
+        XCTAssertFalse(layout.landscape)
+        XCTAssertEqual(layout.repeatColumns, 0)
+        XCTAssertGreaterThanOrEqual(layout.scale, XLSXPrintLayout.minimumScale)
+        XCTAssertEqual(XLSXPrintLayout.pages(rows: 296, landscape: false, scale: layout.scale), 5)
+    }
+
     /// A long table takes the scale that gives it its fewest pages, not a larger one that adds a page.
     func testALongTableTakesTheScaleOfItsFewestPages() {
         let layout = XLSXPrintLayout.choose(widths: [12, 13, 11, 14, 11, 14, 11, 11], keyColumns: 1, rows: 65)

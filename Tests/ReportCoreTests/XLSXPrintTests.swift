@@ -61,10 +61,10 @@ struct XLSXPrintDump: Decodable {
         return try decoder.decode(XLSXPrintDump.self, from: result.output)
     }
 
-    /// Every printed table sheet prints at 73 % or more (8-point text), its columns within the
-    /// page at that scale or split behind repeated key columns; every chart lies inside its sheet's
-    /// print area, and the Summary is one page: the checks a program can make on what LibreOffice
-    /// prints.
+    /// Every printed table sheet prints at 73 % or more (8-point text), its printed columns (all,
+    /// or those of its print area, the footer then saying how many) within the page at that scale
+    /// or split behind repeated key columns; every chart lies inside its sheet's print area, and
+    /// the Summary is one page: the checks a program can make on what LibreOffice prints.
     static func assertPrintReady(
         _ dump: XLSXPrintDump, title: String, scope: String, book: String,
         file: StaticString = #filePath, line: UInt = #line
@@ -75,16 +75,25 @@ struct XLSXPrintDump: Decodable {
             XCTAssertEqual(sheet.fitToPage, sheet.name == "Summary", context, file: file, line: line)
             XCTAssertEqual(
                 sheet.header, XLSXPrintSetup.headerFooter(left: title, right: scope), context, file: file, line: line)
-            XCTAssertEqual(
-                sheet.footer, "&L" + sheet.name.replacingOccurrences(of: "&", with: "&&") + "&RPage &P of &N",
-                context, file: file, line: line)
+            // A table sheet with a print area prints its leading columns only.
+            let printed = sheet.name == "Summary" ? sheet.widths : Array(sheet.widths.prefix(printedColumns(sheet)))
+            let name = sheet.name.replacingOccurrences(of: "&", with: "&&")
+            if printed.count < sheet.widths.count {
+                XCTAssertEqual(
+                    sheet.footer?.hasPrefix("&L\(name)&CPrinted: \(printed.count) of \(sheet.widths.count) columns; "),
+                    true, "the footer says which columns print: \(context): \(sheet.footer ?? "")", file: file,
+                    line: line)
+                XCTAssertEqual(sheet.footer?.hasSuffix("&RPage &P of &N"), true, context, file: file, line: line)
+            } else {
+                XCTAssertEqual(sheet.footer, "&L" + name + "&RPage &P of &N", context, file: file, line: line)
+            }
             // The file stores each width with libxlsxwriter's padding of 5 px (0.7109375 characters).
-            let width = sheet.widths.map { ($0 ?? 9.140625) - 0.7109375 }.reduce(0, +)
+            let width = printed.map { ($0 ?? 9.140625) - 0.7109375 }.reduce(0, +)
             if sheet.name != "Summary" {
                 XCTAssertGreaterThanOrEqual(
                     sheet.scale, 73, "no text below 8 points: " + context, file: file, line: line)
                 XCTAssertLessThanOrEqual(sheet.scale, 100, context, file: file, line: line)
-                let pixels = sheet.widths.map { XLSXPrintLayout.pixels(($0 ?? 9.140625) - 0.7109375) }.reduce(0, +)
+                let pixels = printed.map { XLSXPrintLayout.pixels(($0 ?? 9.140625) - 0.7109375) }.reduce(0, +)
                 let page =
                     sheet.orientation == "landscape" ? XLSXPrintLayout.landscapePixels : XLSXPrintLayout.portraitPixels
                 let strips = sheet.printTitles?.contains("$A:$") == true
@@ -108,6 +117,11 @@ struct XLSXPrintDump: Decodable {
         let summary = dump.sheet("Summary")
         XCTAssertEqual(summary?.fitToHeight, 1, "the Summary prints on one page: \(book)", file: file, line: line)
         XCTAssertNotNil(summary?.printArea, book, file: file, line: line)
+    }
+
+    /// The columns a table sheet prints: those up to its print area's last column, else all.
+    static func printedColumns(_ sheet: Sheet) -> Int {
+        sheet.printAreaEnd.map { $0.column + 1 } ?? sheet.widths.count
     }
 }
 
@@ -141,10 +155,110 @@ final class XLSXPrintTests: XCTestCase {
         XCTAssertEqual(dump.sheet("Summary")?.charts.first?.fromCol, Int(XLSXCharts.column))
     }
 
+    /// A table that prints some of its columns: they lead the sheet (table order), the print area
+    /// stops after them and the footer says so; every column is still on screen, charts still
+    /// find their columns, and the CSV keeps the table's columns in the table's order.
+    func testATableThatPrintsSomeColumnsPutsThemFirstAndPrintsOnlyThem() throws {
+        let daily = Table(
+            name: "daily",
+            columns: [
+                Column("day", .date), Column("planned", .integer), Column("done", .integer), Column("note"),
+            ],
+            rows: [
+                [XLSXSampleReport.day("2026-11-01"), .integer(4), .integer(3), .text("rain")],
+                [XLSXSampleReport.day("2026-11-02"), .integer(5), .integer(5), .empty],
+            ]
+        ).keyed("day").printed(["done", "day"])
+        let report = Report(
+            kind: "t", title: "T", scope: "s", asOf: XLSXSampleReport.asOf, tables: [daily],
+            charts: [Chart(.column, title: "Done", table: "daily", category: "day", series: ["done"], fileStem: "d")])
+        let url = try write(report)
+        let sheet = try XCTUnwrap(XLSXTestSupport.dump(url).sheet("Daily"))
+        XCTAssertEqual(sheet.rows[0].map(\.v), ["Day", "Done", "Planned", "Note"])
+        XCTAssertEqual(sheet.rows[1].map(\.v), ["2026-11-01T00:00:00", "3", "4", "rain"])
+        XCTAssertEqual(sheet.autoFilter, "A1:D3", "every column is on screen and filtered")
+        let print = try XLSXPrintDump.read(url)
+        let printed = try XCTUnwrap(print.sheet("Daily"))
+        XCTAssertEqual(printed.printArea, "Daily!$A$1:$B$3")
+        XCTAssertEqual(
+            printed.footer,
+            "&LDaily&CPrinted: 2 of 4 columns; the other 2 are on screen and in daily.csv&RPage &P of &N")
+        XCTAssertEqual(printed.orientation, "portrait")
+        XLSXPrintDump.assertPrintReady(print, title: "T", scope: "s", book: "printed columns")
+        let chart = try XCTUnwrap(XLSXTestSupport.dump(url).charts.first)
+        XCTAssertEqual(chart.refs, ["Daily!$B$1", "Daily!$A$2:$A$3", "Daily!$B$2:$B$3"])
+        let folder = try WriterTestSupport.temporaryDirectory(for: self)
+        let files = try CSVWriter().write(report, to: folder)
+        let csv = try String(
+            contentsOf: try XCTUnwrap(files.first { $0.lastPathComponent == "daily.csv" }), encoding: .utf8)
+        XCTAssertEqual(csv.split(separator: "\r\n").first, "day,planned,done,note")
+        XCTAssertEqual(csv.split(separator: "\r\n").dropFirst().first, "2026-11-01,4,3,rain")
+    }
+
+    /// Printed columns that already lead keep the table's order; a choice of every column, or of
+    /// none the table has, prints the whole sheet.
+    func testPrintedColumnsKeepTheTableOrderWhenTheyLead() {
+        let table = Table(
+            name: "t", columns: ["a", "b", "c", "d"].map { Column($0) }, rows: [[.text("1"), .text("2")]])
+        XCTAssertEqual(XLSXSheetColumns(table), XLSXSheetColumns(order: [0, 1, 2, 3], printed: 4))
+        XCTAssertEqual(XLSXSheetColumns(table.printed(["b", "a"])), XLSXSheetColumns(order: [0, 1, 2, 3], printed: 2))
+        XCTAssertEqual(XLSXSheetColumns(table.printed(["d", "b"])), XLSXSheetColumns(order: [1, 3, 0, 2], printed: 2))
+        XCTAssertEqual(
+            XLSXSheetColumns(table.printed(["a", "b", "c", "d"])), XLSXSheetColumns(order: [0, 1, 2, 3], printed: 4))
+        XCTAssertEqual(XLSXSheetColumns(table.printed(["x"])), XLSXSheetColumns(order: [0, 1, 2, 3], printed: 4))
+        let reordered = XLSXSheetColumns(table.printed(["d", "b"]))
+        XCTAssertEqual(reordered.arranged([.text("1"), .text("2")]), [.text("2"), .empty, .text("1"), .empty])
+        XCTAssertNil(XLSXSheetColumns(table).footerNote(table: table))
+        var screenOnly = table.printed(["a"])
+        screenOnly.outputs = [.xlsx]
+        XCTAssertEqual(
+            XLSXSheetColumns(screenOnly).footerNote(table: screenOnly),
+            "Printed: 1 of 4 columns; the other 3 are on screen only")
+    }
+
+    /// A heat map small enough prints on the Summary under the charts, in colour, its own sheet
+    /// hidden (kept, as the grid a person may sort or copy); a tall one keeps a sheet of its own.
+    func testASmallHeatMapPrintsOnTheSummary() throws {
+        var report = XLSXSampleReport.make()
+        report.charts.removeLast()
+        let url = try write(report)
+        let print = try XLSXPrintDump.read(url)
+        XLSXPrintDump.assertPrintReady(print, title: report.title, scope: report.scope, book: "small heat map")
+        XCTAssertEqual(print.sheet("Heat map")?.hidden, true)
+        let book = try XLSXTestSupport.dump(url)
+        let summary = try XCTUnwrap(book.sheet("Summary"))
+        let column = Int(XLSXCharts.column)
+        let top = try XCTUnwrap(summary.rows.firstIndex { $0.count > column && $0[column].v == "Damage zones" })
+        XCTAssertGreaterThanOrEqual(top, 2 * Int(XLSXCharts.rowsPerChart), "under the two charts")
+        XCTAssertEqual(summary.rows[top + 1].dropFirst(column + 1).map(\.v), ["A", "B", "C"])
+        XCTAssertEqual(summary.rows[top + 3].dropFirst(column).map(\.v), ["2", "2", "0", "7"])
+        XCTAssertEqual(summary.conditionalFormats?.first?.types, ["colorScale"])
+        let end = try XCTUnwrap(print.sheet("Summary")?.printAreaEnd)
+        XCTAssertEqual(end.row, top + 3, "the print area ends with the grid")
+        XCTAssertGreaterThanOrEqual(end.column, column + 3)
+        XCTAssertLessThanOrEqual(
+            end.row + 1, XLSXPrintLayout.rowsOnPage(landscape: true, scale: XLSXPrintLayout.minimumScale),
+            "the Summary keeps 8-point text")
+        XCTAssertEqual(book.sheet("Heat map")?.cell(3, 3)?.v, "7", "the grid stays on its sheet too")
+
+        report.heatMap = HeatMap(
+            title: "Tall", rowLabels: (1...40).map(String.init), columnLabels: ["A"],
+            cells: Array(repeating: [1.0], count: 40), fileStem: "tall")
+        let tallURL = try write(report)
+        XCTAssertEqual(
+            try XLSXPrintDump.read(tallURL).sheet("Heat map")?.hidden, false,
+            "40 rows would make the Summary's text too small")
+        let tallSummary = try XCTUnwrap(XLSXTestSupport.dump(tallURL).sheet("Summary"))
+        XCTAssertFalse(tallSummary.rows.contains { $0.contains { $0.v == "Tall" } })
+    }
+
     /// `&` starts a code in a page header: a title holding one is doubled, and a long title is
     /// cut to libxlsxwriter's 255 bytes instead of making it print a warning.
     func testHeaderTextIsEscapedAndCut() {
         XCTAssertEqual(XLSXPrintSetup.headerFooter(left: "Salon A&B", right: "x&y"), "&LSalon A&&B&Rx&&y")
+        XCTAssertEqual(
+            XLSXPrintSetup.headerFooter(left: "Loans", center: "8 of 18 & more", right: "Page &P", rightIsCode: true),
+            "&LLoans&C8 of 18 && more&RPage &P")
         let long = XLSXPrintSetup.headerFooter(left: String(repeating: "é&", count: 200), right: "scope")
         XCTAssertLessThanOrEqual(long.utf8.count, XLSXPrintSetup.maximumHeaderLength)
         XCTAssertTrue(long.hasSuffix("…&Rscope"), long)

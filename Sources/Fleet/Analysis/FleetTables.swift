@@ -33,6 +33,16 @@ enum FleetTables {
         Column("signed_in", .boolean),
     ]
 
+    /// The Loans columns the workbook prints (`Table.printColumns`): who took which car, when it
+    /// went out and came back, how late, how far, and the damage it came back with. They fit one
+    /// portrait page at 8 points (the sample's 294 loans on 5 pages, where the 18 columns took
+    /// two landscape strips of 7). Status and hours follow from the two times, a missing signature
+    /// is a row of the Quality sheet, and every column stays on screen and in `loans.csv`
+    /// (docs/PRINTING.md).
+    static let loanPrintColumns = [
+        "assignment_id", "plate", "driver", "out_at", "in_at", "late_minutes", "km", "new_impacts",
+    ]
+
     static let damageColumns = [
         Column("assignment_id", title: "Assignment"), Column("plate"), Column("driver"), Column("type"),
         Column("x", .decimal(places: 2), title: "X", unit: "diagram units, 0-400"),
@@ -98,7 +108,7 @@ enum FleetTables {
         return Table(
             name: "loans", columns: loanColumns, rows: rows,
             caption: "Every assignment that was not cancelled, by assignment id."
-        ).keyed("assignment_id")
+        ).keyed("assignment_id").printed(loanPrintColumns)
     }
 
     static func loanRow(_ line: LoanLine, _ context: FleetReportContext) -> [Value] {
