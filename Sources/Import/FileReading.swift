@@ -163,7 +163,10 @@ public class FileReading {
     ) throws {
         guard let module = modules[kind.domain] else { return }
         let file = try FileByteSource(path: entry.path)
-        let source: ByteSource = entry.isCompressed ? try GzipByteSource(file, name: entry.displayName) : file
+        // Decided once per file: the name's suffix costs a path split and a lowercased copy, which
+        // per record was most of what a check spent (docs/BENCHMARKS.md, issue 28's A/B).
+        let compressed = entry.isCompressed
+        let source: ByteSource = compressed ? try GzipByteSource(file, name: entry.displayName) : file
         let reader = RecordPipeline(
             reader: JSONRecordReader(source: source, jsonLines: layout == .jsonLines),
             validate: try module.validator(for: kind), validatesOnReader: validatesOnReader)
@@ -190,7 +193,7 @@ public class FileReading {
                 }
                 reportProgress(
                     entry, records: outcome.records,
-                    bytes: entry.isCompressed ? nil : file.size.map { (reader.bytesConsumed, $0) },
+                    bytes: compressed ? nil : file.size.map { (reader.bytesConsumed, $0) },
                     last: &lastProgress)
                 try sink.afterRecord(count: outcome.records)
             }
@@ -208,13 +211,14 @@ public class FileReading {
 
     /// Calls `progress` at most four times a second, looking at the clock every 1,024 records.
     private func reportProgress(
-        _ entry: ImportFiles.Entry, records: Int, bytes: (read: Int, total: Int64)?, last: inout UInt64
+        _ entry: ImportFiles.Entry, records: Int, bytes: @autoclosure () -> (read: Int, total: Int64)?,
+        last: inout UInt64
     ) {
         guard let progress, records & 1023 == 0 else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         guard now - last > 250_000_000 else { return }
         last = now
-        progress(Progress(file: entry.displayName, records: records, bytes: bytes))
+        progress(Progress(file: entry.displayName, records: records, bytes: bytes()))
     }
 }
 
