@@ -54,7 +54,12 @@ public enum HabitsAnalysis {
             accumulator.checkTotals()
             return accumulator
         }
-        if options.usesStreakStateCache { store.save(analysis.checkpoints) }
+        // After the report's snapshot, also when the caller reads it in a snapshot of its own
+        // (one transaction with its other reads): the save must begin after it ends.
+        if options.usesStreakStateCache {
+            let checkpoints = analysis.checkpoints
+            database.whenOutsideTransaction { store.save(checkpoints) }
+        }
         var report = HabitsReportLayout.report(analysis, options: options)
         if analysis.daily.count == 0 { report.emptyPeriod = try HabitsScopes.emptyPeriod(database, options: options) }
         return report

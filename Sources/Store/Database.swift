@@ -119,7 +119,9 @@ public final class Database {
     }
 
     /// Runs `body` in the transaction just begun, then commits; rolls back and rethrows on a throw.
+    /// Either way, then runs what waited for the transaction to end (`whenOutsideTransaction`).
     private func finish<T>(writing: Bool, _ body: () throws -> T) throws -> T {
+        defer { runAfterTransaction() }
         do {
             let result = try body()
             try pending.flushAll()
@@ -131,6 +133,23 @@ public final class Database {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Runs `work` now when no transaction is open, or else just after the outermost one ends,
+    /// committed or rolled back: for a write that must not happen inside a caller's read snapshot
+    /// (a report's save of derived state, `transaction(ifUnchangedSince:)`, which a report made
+    /// inside one snapshot with its other reads could not run there).
+    public func whenOutsideTransaction(_ work: @escaping () -> Void) {
+        if isInTransaction { afterTransaction.append(work) } else { work() }
+    }
+
+    private var afterTransaction: [() -> Void] = []
+
+    private func runAfterTransaction() {
+        guard !afterTransaction.isEmpty, !isInTransaction else { return }
+        let work = afterTransaction
+        afterTransaction.removeAll()
+        for item in work { item() }
     }
 
     /// What the store has committed, as seen from this connection: equal tokens mean no other

@@ -206,6 +206,18 @@ final class HabitsStreakStateTests: XCTestCase {
         XCTAssertEqual(try store.count("habits_streak_state"), 0)
     }
 
+    /// A report made inside its caller's snapshot (the report commands read the data check and the
+    /// report in one) saves its states once that snapshot has ended, not inside it.
+    func testAReportInsideACallersSnapshotSavesWhenTheSnapshotEnds() throws {
+        try store.user("u1", timezone: "Europe/Paris")
+        for day in 1...20 { try store.task("t\(day)", date: String(format: "2026-11-%02d", day)) }
+        try store.database.transaction(immediate: false) {
+            _ = try cachedReport(from: "2026-11-20", to: "2026-11-20")
+            XCTAssertEqual(try store.count("habits_streak_state"), 0)
+        }
+        XCTAssertEqual(try store.count("habits_streak_state"), 1)
+    }
+
     func testAReadOnlyDatabaseStillGivesTheReportAndSavesNothing() throws {
         // On a server, what a connection may write is its role's grants, not how it was opened.
         try XCTSkipIf(TestStore.backend == .postgresql, "a read-only open is SQLite's")
