@@ -135,12 +135,16 @@ final class ReportCommandsTests: CLITestCase {
                 "report fleet: --event is required; give one of: --event salon2016 (2016-10-01 to 2016-10-16), "
                     + "--event salon2017 (2017-10-06 to 2017-10-08)"
             ])
+    }
+
     /// `report habits` reads in one snapshot with its data check, and saves the streak states it
     /// walked once that snapshot has ended (a save cannot begin inside it), so that the next
     /// night's report resumes from them.
     func testAHabitsReportSavesItsStreakStatesForTheNextOne() throws {
         XCTAssertEqual(try count("habits_streak_state"), 0)
-        let run = report(["habits", "--db", databasePath, "--date", "2026-11-28", "--as-of", asOf, "--table", "daily"])
+        let run = report([
+            "habits", "--db", databasePath, "--date", "2026-11-28", "--as-of", asOf, "--table", "daily",
+        ])
         XCTAssertEqual(run.code, .success, run.err)
         XCTAssertGreaterThan(try count("habits_streak_state"), 0)
     }
