@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// Fuzz target `timestamps`: the same bytes through `Timestamp.parse`, `Day.parse` and
-/// `RecordReader.parseClock` (the latter on the bytes as a String, as the importer calls it).
+/// `ClockTime.minutes` (the latter on the bytes as a String, as the importer calls it).
 ///
 /// Invariants: no trap (the parsers do arithmetic on digits and slice by index); and round trips:
 /// - a parsed timestamp printed with its own offset (`description`) parses back to the same
@@ -45,10 +45,10 @@ public func fuzzTimestamps(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
         require(Day(year: year, month: month, day: dayOfMonth) == day, "day \(text) does not round-trip its components")
     }
 
-    // parseClock takes a String: invalid UTF-8 becomes replacement characters first, as it would
+    // ClockTime.minutes takes a String: invalid UTF-8 becomes replacement characters first, as it would
     // from any String the reader made (the reader never makes one from invalid bytes).
     let text = String(decoding: bytes, as: UTF8.self)
-    if let minutes = RecordReader.parseClock(text) {
+    if let minutes = ClockTime.minutes(text) {
         require(minutes >= 0 && minutes < 24 * 60, "clock \(text) is \(minutes) minutes")
         let printed = pad(minutes / 60) + ":" + pad(minutes % 60)
         require(printed == text, "clock \(text) prints as \(printed)")
