@@ -18,9 +18,9 @@ public struct CommandContext: Sendable {
     /// without `--db`, whose failures may still name the database).
     public var databasePath: String {
         let given =
-            arguments.declared.contains(CommonOptions.database.name) ? arguments.has(CommonOptions.database) : false
-        return (given ? (try? arguments.value(CommonOptions.database)) ?? nil : nil)
-            ?? environment["REPORT_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "report.sqlite"
+            arguments.declared.contains(CommonOptions.database.name)
+            ? try? arguments.value(CommonOptions.database) : nil
+        return given ?? environment["REPORT_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "report.sqlite"
     }
 
     /// The default wait for the write lock: long enough for a nightly import of a few GB running

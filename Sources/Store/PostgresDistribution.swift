@@ -31,7 +31,6 @@ extension PostgresConnection {
                     + "(CREATE EXTENSION citus, then citus_add_node for each worker; docs/SCALE.md)")
         }
         var steps: [DistributionStep] = []
-        /// The first table of each colocation group, by its distribution column's group name.
         for entry in plan {
             let table = entry.table
             guard try tableExists(table) else {
