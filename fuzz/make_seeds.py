@@ -174,6 +174,7 @@ def connection_strings_seeds():
         (6, "/var/lib/report.sqlite"),
         (7, "50%off@db.invalid/db"),
         (7, "\u00e9t\u00e9\U0001f600@%2Ftmp%2Fsocket/db"),
+        (0, "R!x:\0\0\0@s\0"),  # NULs: libpq reads up to the first one; Swift reads them all
     ]
     for selector, text in seeds:
         write("connection_strings", bytes([selector]) + text.encode())

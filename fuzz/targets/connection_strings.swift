@@ -30,7 +30,7 @@ public func fuzzConnectionStrings(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     let secrets = ConnectionSecrets(location: location)
     let shown = StoreLocation.display(location)
     for secret in secrets.secrets where secret.count >= 3 {
-        require(!shown.contains(secret), "display \(quote(shown)) shows the secret \(quote(secret))")
+        require(!occurs(secret, in: shown), "display \(quote(shown)) shows the secret \(quote(secret))")
     }
     let pieces = trigrams(secrets.secrets)
     for piece in trigrams([shown]) where pieces.contains(piece) {
@@ -52,6 +52,17 @@ public func fuzzConnectionStrings(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
         require(reason == bare, "the refusal \(quote(reason)) of \(quote(location)) quotes more than its scheme")
     }
     return 0
+}
+
+/// Whether `needle` occurs in `haystack`, scalar by scalar. Not `String.contains`: the one that
+/// resolves here is Foundation's (visible through the modules linked), which finds `"\0\0\0"` in
+/// any text that ends in one NUL (the first fuzz run of issue 30's CI found it so, with the
+/// display correct).
+func occurs(_ needle: String, in haystack: String) -> Bool {
+    let text = Array(haystack.unicodeScalars)
+    let pattern = Array(needle.unicodeScalars)
+    guard !pattern.isEmpty, pattern.count <= text.count else { return pattern.isEmpty }
+    return (0...(text.count - pattern.count)).contains { text[$0..<$0 + pattern.count].elementsEqual(pattern) }
 }
 
 /// The 3-character pieces of texts, leaving out those that hold `*` (the mask's own character).
