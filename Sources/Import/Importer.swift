@@ -10,11 +10,15 @@ import Time
 public final class Importer: FileReading {
     let database: Database
 
-    /// Brings the schema of Import and of every module up to date (`ImportLog.migrations(for:)`).
-    public init(database: Database, modules: [ImportModule], options: Options) throws {
+    /// Brings the schema of Import and of every module up to date (`ImportLog.migrations(for:)`),
+    /// then, on a distributed database, lays the tables out as `layout` says (`Database.layOut`).
+    public init(
+        database: Database, modules: [ImportModule], options: Options, layout: [TableDistribution] = []
+    ) throws {
         self.database = database
         super.init(modules: modules, options: options)
         try Schema.migrate(database, ImportLog.migrations(for: modules))
+        try database.layOut(layout)
     }
 
     /// Imports each file in order; a file that fails does not stop the others.

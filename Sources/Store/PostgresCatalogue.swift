@@ -33,7 +33,6 @@ extension PostgresConnection {
             .compactMap { $0[0].string }
     }
 
-
     /// Indexes that back no constraint (a primary key stays), as `pg_get_indexdef` writes them.
     func secondaryIndexes(of table: String) throws -> [(name: String, sql: String)] {
         try rows(

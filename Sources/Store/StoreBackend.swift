@@ -65,6 +65,9 @@ public protocol StoreConnection: AnyObject {
     /// node computes where the table is distributed over several.
     func distinctValuesSQL(table: String, column: String) throws -> String
 
+    /// Whether the database spreads tables over several nodes (a Citus coordinator).
+    func isDistributedDatabase() throws -> Bool
+
     /// Lays tables out over the nodes of a distributed database (`Database.distribute`), inside
     /// the caller's transaction; throws on a backend that is not one.
     func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep]
