@@ -103,6 +103,12 @@ bench-xlsx: deps
 bench-fleet bench-bookings bench-habits: deps
 	bench/domains/run.sh $(patsubst bench-%,%,$@)
 
+# The three domain profiles on SQLite, single PostgreSQL and Citus in one run (issue 29 item 7):
+# `make bench-backends BENCH_SCALE=0.25`.
+BENCH_SCALE ?= 1
+bench-backends: deps
+	bench/domains/backends.sh $(BENCH_SCALE)
+
 # Checks the generator's output against SPEC §1 and that it is deterministic.
 check-sample: deps
 	swift build $(SWIFT_FLAGS) --product report-sample

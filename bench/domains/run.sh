@@ -2,7 +2,7 @@
 # Domain benchmarks (issues 4, 5, 6): a generated data set imported, then its report written in
 # every format, each under /usr/bin/time. Prints wall time, CPU time and peak RSS of both steps.
 #
-#   bench/domains/run.sh fleet|habits|bookings [SCALE [BACKEND]]   (SCALE 1, BACKEND sqlite)
+#   bench/domains/run.sh fleet|habits|bookings [SCALE [BACKEND]]   (SCALE 1, BACKEND sqlite, postgresql or citus)
 #
 # BACKEND postgresql starts a throwaway PostgreSQL cluster in the work folder (initdb + pg_ctl on
 # a Unix socket, as the `postgres` user when run as root, default durability) and imports and
@@ -10,6 +10,11 @@
 # initdb creates every WAL segment anew; PG_WARM=1 first imports the data once into a database that
 # is then dropped, with a CHECKPOINT, so that the timed import writes recycled segments as a server
 # in service does (both figures are in docs/BENCHMARKS.md).
+#
+# BACKEND citus starts three such clusters with Citus (`shared_preload_libraries = 'citus'`, TCP on
+# 127.0.0.1, `citus.shard_count` CITUS_SHARDS, default 8: four shards per worker), a coordinator
+# and two workers on this one machine, registered as a cluster; `report import` lays the tables
+# out on the coordinator (docs/SCALE.md) and the report reads through it.
 #
 # fleet: one 30-day event, 2,000 cars, 300,000 assignments      → report fleet --event salon-bench
 # habits: 10,000 users over 365 days                           → report habits --from … --to … (the year)
@@ -23,7 +28,11 @@ backend="${3:-sqlite}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/domain-bench.XXXXXX")"
 cleanup() {
-    if [ -n "${pg_ctl:-}" ]; then as_postgres "$pg_ctl" -D "$work/pg" -m immediate -w stop >/dev/null 2>&1 || true; fi
+    if [ -n "${pg_ctl:-}" ]; then
+        for data in "$work"/pg "$work"/citus-*; do
+            [ -d "$data" ] && as_postgres "$pg_ctl" -D "$data" -m immediate -w stop >/dev/null 2>&1 || true
+        done
+    fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -65,7 +74,28 @@ case "$backend" in
         db="postgresql://postgres@/report?host=$work"
         echo "backend: PostgreSQL $("$bindir/postgres" --version | awk '{print $3}'), Unix socket, default durability"
         ;;
-    *) echo "unknown backend $backend (sqlite, postgresql)" >&2; exit 2 ;;
+    citus)
+        bindir="$(ls -d /usr/lib/postgresql/15/bin)"
+        pg_ctl="$bindir/pg_ctl"
+        [ "$(id -u)" = 0 ] && chown postgres "$work"
+        free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+        ports=()
+        for node in coordinator worker1 worker2; do
+            port=$(free_port)
+            ports+=("$port")
+            as_postgres "$bindir/initdb" -D "$work/citus-$node" -A trust -U postgres -E UTF8 --locale=C >/dev/null
+            as_postgres "$pg_ctl" -D "$work/citus-$node" -l "$work/citus-$node.log" -w start -o \
+                "-p $port -k $work -c listen_addresses=127.0.0.1 -c shared_preload_libraries=citus -c citus.shard_count=${CITUS_SHARDS:-8}" >/dev/null
+            as_postgres "$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres -T template0 report
+            as_postgres "$bindir/psql" -q -h 127.0.0.1 -p "$port" -U postgres -d report -c "CREATE EXTENSION citus"
+        done
+        as_postgres "$bindir/psql" -q -h 127.0.0.1 -p "${ports[0]}" -U postgres -d report \
+            -c "SELECT citus_set_coordinator_host('127.0.0.1', ${ports[0]})" \
+            -c "SELECT citus_add_node('127.0.0.1', ${ports[1]})" -c "SELECT citus_add_node('127.0.0.1', ${ports[2]})" >/dev/null
+        db="postgresql://postgres@127.0.0.1:${ports[0]}/report"
+        echo "backend: Citus $(as_postgres "$bindir/psql" -tA -h 127.0.0.1 -p "${ports[0]}" -U postgres -d report -c "SELECT extversion FROM pg_extension WHERE extname = 'citus'") on PostgreSQL $("$bindir/postgres" --version | awk '{print $3}'), a coordinator and 2 workers on this machine, ${CITUS_SHARDS:-8} shards, TCP on 127.0.0.1"
+        ;;
+    *) echo "unknown backend $backend (sqlite, postgresql, citus)" >&2; exit 2 ;;
 esac
 
 if [ "$backend" = postgresql ] && [ "${PG_WARM:-}" = 1 ]; then
