@@ -8,7 +8,8 @@ import Store
 /// Inside a transaction (a file's import), the events are read once, at the first question, with
 /// the records of the unknown bucket: from then on the importer asks no query per record, only
 /// per record that moves; no other connection writes meanwhile (the import holds the write lock),
-/// and the importer tells of the assignments it writes (`assign`). The cost is one read of
+/// a file's transaction holds one kind's importer (so the bucket grows only outside an
+/// assignments file's), and the importer tells of the assignments it writes (`assign`). The cost is one read of
 /// `assignments` (id, event) per file, and memory for one entry per assignment (event ids
 /// interned) and for the records whose assignment is unknown. Outside a transaction (a record
 /// imported on its own) every question is a query, so nothing learned can go stale; the cache is
