@@ -35,12 +35,18 @@ enum FleetQueries {
         scope == .wholeTables ? records : records + " WHERE event_id = ?"
     }
 
-    /// The event's impacts, through `loan_impacts_event` in (record, position) order.
+    /// The event's impacts (`?` the event id, twice), those of its records, found through the
+    /// primary key (record, position) in that order; both tables filtered by the event, so that on
+    /// a distributed database the query stays on the event's shard.
     static func impacts(_ scope: Scope) -> String {
         scope == .wholeTables
             ? impacts
             : impacts.replacingOccurrences(
-                of: "FROM loan_impacts ORDER BY", with: "FROM loan_impacts WHERE event_id = ? ORDER BY")
+                of: "FROM loan_impacts ORDER BY",
+                with: """
+                    FROM loan_impacts WHERE event_id = ?
+                        AND record_id IN (SELECT id FROM loan_records WHERE event_id = ?) ORDER BY
+                    """)
     }
 
     /// `?1` event id: how many rows `assignments` will give, so that they are stored without regrowing.
