@@ -58,8 +58,8 @@ demo: release
 # tests, a throwaway cluster the tests start and stop: Tests/ReportTestSupport/PostgresTestServer.swift),
 # then on a throwaway Citus cluster of three nodes (Tests/ReportTestSupport/CitusTestServer.swift;
 # the Citus tests skip when Citus is not installed and ../shared/citus/install.sh is absent).
-POSTGRES_SUITES := HabitsTests|BookingsTests|FleetTests|ImportCommandTests|ReportCommandsTests|SampleReportsTests|ConcurrencyTests|XLSXGoldenTests|PostgresStoreTests
-CITUS_SUITES := CitusClusterTests
+POSTGRES_SUITES := HabitsTests|BookingsTests|FleetTests|ImportCommandTests|ReportCommandsTests|SampleReportsTests|ConcurrencyTests|XLSXGoldenTests|PostgresStoreTests|DistributeCommandTests
+CITUS_SUITES := $(POSTGRES_SUITES)|CitusClusterTests|CitusDomainTests|CitusOperatorStepsTests
 CITUS_INSTALL := ../shared/citus/install.sh
 
 test: test-deps

@@ -4,8 +4,7 @@
 -- every user's rows live on one shard and `report` keeps talking to the coordinator only.
 --
 -- Before running it, on the coordinator and on every shard, `report import` once (any file) so that
--- each holds `report`'s schema, and scripts/postgres_fdw_shard.sql on every shard; then, on the
--- coordinator, one foreign server per shard named shard1 … shardN with a user mapping:
+-- each holds `report`'s schema; then, on the coordinator, one foreign server per shard named shard1 … shardN with a user mapping:
 --   CREATE EXTENSION postgres_fdw;
 --   CREATE SERVER shard1 FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '…', port '5432', dbname 'report');
 --   CREATE USER MAPPING FOR CURRENT_USER SERVER shard1 OPTIONS (user 'report', password '…');
@@ -43,15 +42,5 @@ BEGIN
     END LOOP;
 END $$;
 
--- The triggers that keep the streak cache (habits_streak_state, on the coordinator) honest went
--- with the old tables. A table with foreign partitions cannot collect a statement's rows, so the
--- cache is invalidated row by row here (the functions of habits schema step 2, kept for this).
-DO $$
-DECLARE
-    activity text;
-BEGIN
-    FOREACH activity IN ARRAY ARRAY['tasks', 'flows', 'focus_sessions'] LOOP
-        EXECUTE format('CREATE TRIGGER %I AFTER INSERT OR UPDATE OR DELETE ON %I '
-            || 'FOR EACH ROW EXECUTE FUNCTION %I()', activity || '_streak_state', activity, activity || '_streak_state');
-    END LOOP;
-END $$;
+-- No trigger to put back: the importer keeps the streak cache (habits_streak_state, on the
+-- coordinator) right itself (habits schema step 6), through the coordinator, as on one server.

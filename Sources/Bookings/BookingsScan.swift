@@ -14,28 +14,34 @@ extension BookingsTotals {
     /// A cancelled booking without `cancelled_at` cannot be judged and is not counted late.
     static let lateCancellationMicroseconds: Int64 = 24 * 3600 * 1_000_000
 
+    /// The period's bookings with their discount (a subquery over their lines), their customer
+    /// (a reference table on Citus) and whether their slot exists: on Citus, pushed down whole to
+    /// each worker, bookings and lines colocated by customer (`BookingsCitusPlanTests`).
+    static func bookingsSQL(condition: String) -> String {
+        """
+        SELECT b.starts_at_us, b.created_at_us, \(BookingStatus.sqlCode), b.amount_cents, b.cancelled_at_us,
+               CASE WHEN b.status IN ('paid', 'done') THEN
+                   (SELECT TOTAL(CASE WHEN l.old_price_cents > l.price_cents
+                                  THEN l.old_price_cents - l.price_cents ELSE 0 END)
+                    FROM booking_lines l
+                    WHERE l.customer_id = b.customer_id AND l.booking_id = b.id AND l.old_price_cents IS NOT NULL)
+               ELSE 0 END,
+               COALESCE(NULLIF(b.postal_code, ''), NULLIF(c.postal_code, ''), ''),
+               c.id IS NULL,
+               b.slot_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM slots s WHERE s.id = b.slot_id),
+               b.id, b.customer_id, b.slot_id
+        FROM bookings b
+        LEFT JOIN customers c ON c.id = b.customer_id
+        WHERE \(condition)
+        """
+    }
+
     static func scan(
         _ database: Database, calendar: BookingsCalendar, filter: PeriodFilter,
         asOf: Timestamp
     ) throws -> BookingsTotals {
         var totals = BookingsTotals(bucketCount: calendar.bucketCount)
-        let bookings = try database.prepare(
-            """
-            SELECT b.starts_at_us, b.created_at_us, \(BookingStatus.sqlCode), b.amount_cents, b.cancelled_at_us,
-                   CASE WHEN b.status IN ('paid', 'done') THEN
-                       (SELECT TOTAL(CASE WHEN l.old_price_cents > l.price_cents
-                                      THEN l.old_price_cents - l.price_cents ELSE 0 END)
-                        FROM booking_lines l
-                        WHERE l.customer_id = b.customer_id AND l.booking_id = b.id AND l.old_price_cents IS NOT NULL)
-                   ELSE 0 END,
-                   COALESCE(NULLIF(b.postal_code, ''), NULLIF(c.postal_code, ''), ''),
-                   c.id IS NULL,
-                   b.slot_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM slots s WHERE s.id = b.slot_id),
-                   b.id, b.customer_id, b.slot_id
-            FROM bookings b
-            LEFT JOIN customers c ON c.id = b.customer_id
-            WHERE \(filter.condition)
-            """)
+        let bookings = try database.prepare(bookingsSQL(condition: filter.condition))
         try bookings.bind([.integer(calendar.start), .integer(calendar.end)])
         let asOfMicroseconds = asOf.microseconds
         while try bookings.step() {

@@ -76,8 +76,10 @@ public struct FlowRecord: Sendable, Equatable {
 public final class FlowsImporter: KindImporter {
     private let upsert: UpsertWriter
     private let contexts: ChildRows
+    private let cache: HabitsStreakStateInvalidation
 
     public init(database: Database) throws {
+        cache = HabitsStreakStateInvalidation(database: database, kind: .flows)
         upsert = try database.upsertWriter(
             table: "flows",
             columns: [
@@ -92,6 +94,14 @@ public final class FlowsImporter: KindImporter {
     public static func validate(_ record: RecordReader) throws(FieldError) -> FlowRecord { try FlowRecord(record) }
 
     public func store(_ flow: FlowRecord, sequence: Int64) throws {
+        guard try cache.mustHold() else { return try write(flow, sequence: sequence) }
+        let fingerprint: [SQLValue] = [
+            .text(flow.userId), .day(flow.date), .text(flow.etat), .optionalInstant(flow.completedAt),
+        ]
+        try cache.hold(id: flow.id, fingerprint: fingerprint) { try self.write(flow, sequence: sequence) }
+    }
+
+    private func write(_ flow: FlowRecord, sequence: Int64) throws {
         try upsert.write([
             .text(flow.id), .text(flow.userId), .day(flow.date), .text(flow.libelleAction), .optional(flow.objectif),
             .text(flow.etat), .optional(flow.energieRequise), .optional(flow.tempsEstime), .optional(flow.tempsRealise),

@@ -38,8 +38,10 @@ public struct FocusSessionRecord: Sendable, Equatable {
 /// Upserts `focus_sessions` records by id.
 public final class FocusSessionsImporter: KindImporter {
     private let upsert: UpsertWriter
+    private let cache: HabitsStreakStateInvalidation
 
     public init(database: Database) throws {
+        cache = HabitsStreakStateInvalidation(database: database, kind: .focusSessions)
         upsert = try database.upsertWriter(
             table: "focus_sessions",
             columns: [
@@ -52,6 +54,15 @@ public final class FocusSessionsImporter: KindImporter {
     }
 
     public func store(_ session: FocusSessionRecord, sequence: Int64) throws {
+        guard try cache.mustHold() else { return try write(session, sequence: sequence) }
+        let fingerprint: [SQLValue] = [
+            .text(session.userId), .instant(session.startedAt), .integer(session.totalSeconds),
+            .integer(session.remainingSeconds), .optionalInstant(session.endedAt),
+        ]
+        try cache.hold(id: session.id, fingerprint: fingerprint) { try self.write(session, sequence: sequence) }
+    }
+
+    private func write(_ session: FocusSessionRecord, sequence: Int64) throws {
         try upsert.write([
             .text(session.id), .text(session.userId), .instant(session.startedAt), .integer(session.totalSeconds),
             .integer(session.remainingSeconds), .optionalInstant(session.endedAt), .integer(sequence),

@@ -27,7 +27,7 @@ public enum HabitsModule {
                 .users: UsersImporter.self, .flows: FlowsImporter.self, .tasks: TasksImporter.self,
                 .focusSessions: FocusSessionsImporter.self, .logins: LoginsImporter.self, .moods: MoodsImporter.self,
             ],
-            migrations: HabitsSchema.migrations, caches: ["habits_streak_state"]),
+            migrations: HabitsSchema.migrations),
         report: DomainReport(command: command, request: request),
         statusColumns: [
             .users: .instant("created_at_us"), .flows: .date("date"), .tasks: .date("date"),

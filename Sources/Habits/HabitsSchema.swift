@@ -103,6 +103,6 @@ public enum HabitsSchema {
     /// Every habits migration, oldest first.
     public static let migrations: [Migration] = [
         version1, HabitsStreakStateSchema.version2, HabitsStreakStateSchema.version3, HabitsStreakStateSchema.version4,
-        version5,
+        version5, HabitsStreakStateSchema.version6,
     ]
 }

@@ -9,15 +9,16 @@ import Store
 /// user's walk after `through_day` (a day ordinal, days since 1970-01-01) for one `--day-start`;
 /// a report resumes from it and reads only the days after (`HabitsStreakStateStore`).
 ///
-/// Why triggers: files arrive in any order and records are upserted, so an older day can change
-/// at any import, and an update can move a record away from a day (OLD) as well as onto one (NEW).
-/// Each trigger deletes the states of the record's user that may have counted the old or the new
-/// record: those whose `through_day` is on or after the earliest day the record can belong to in
-/// any zone with any day start (its `date`, or the UTC day of an instant minus 3: zones are at
-/// most 12 h behind UTC and a day start subtracts less than 24 h). Only the kinds that change the
-/// state have triggers: tasks and flows (active days), focus sessions (the state keeps the latest
-/// end of earlier sessions for the overlap check) and users (a time zone moves every day).
-/// A bulk import into an empty cache pays one indexed probe of an empty table per record.
+/// Why triggers (until step 6, which drops them for `HabitsStreakStateInvalidation` in the
+/// importers, the same rule): files arrive in any order and records are upserted, so an older
+/// day can change at any import, and an update can move a record away from a day (OLD) as well as
+/// onto one (NEW). Each trigger deletes the states of the record's user that may have counted the
+/// old or the new record: those whose `through_day` is on or after the earliest day the record
+/// can belong to in any zone with any day start (its `date`, or the UTC day of an instant minus 3:
+/// zones are at most 12 h behind UTC and a day start subtracts less than 24 h). Only the kinds
+/// that change the state have triggers: tasks and flows (active days), focus sessions (the state
+/// keeps the latest end of earlier sessions for the overlap check) and users (a time zone moves
+/// every day).
 ///
 /// The two partial indexes find the done tasks and flows by completion instant, since a record
 /// dated on one day can be completed on a later one.
@@ -147,6 +148,25 @@ public enum HabitsStreakStateSchema {
             DROP FUNCTION habits_changed();
             DROP TABLE habits_changes;
             """
+        ])
+
+    /// Step 6: the triggers go; the importers invalidate the cache instead
+    /// (`HabitsStreakStateInvalidation`, same rule, same states deleted). A distributed database
+    /// (Citus) refuses to distribute a table that has triggers, and a trigger on a distributed
+    /// table would run on the worker, where the cache of another user's shard is out of reach.
+    /// `IF EXISTS`: a sharded postgres_fdw layout of earlier releases put step 2's row triggers
+    /// back on the coordinator's partitioned tables, and bulk imports of earlier releases lifted
+    /// them for a load; dropping a function with `CASCADE` drops any trigger left that runs it.
+    public static let version6 = Migration(
+        domain: "habits", version: 6,
+        sql: ["tasks", "flows", "focus_sessions", "users"].flatMap { table in
+            ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS \(table)_streak_state_\($0);\n" }
+        }.joined(),
+        dialects: [
+            .postgresql: ["tasks", "flows", "focus_sessions", "users"].map { table in
+                "DROP FUNCTION IF EXISTS \(table)_streak_state_rows() CASCADE;\n"
+                    + "DROP FUNCTION IF EXISTS \(table)_streak_state() CASCADE;\n"
+            }.joined()
         ])
 
     /// Step 3's PostgreSQL triggers: per table, one function run once per statement with the

@@ -69,6 +69,25 @@ final class HabitsRecordReader {
     /// The reads of a range of users (`?1`…`?2` in byte order).
     private let statements: HabitsBatchStatements
 
+    /// A range of users' flows with the contexts of the done ones: on Citus, a join of two tables
+    /// colocated by user, run whole on each worker (`HabitsCitusPlanTests`).
+    static let flowsSQL = """
+        SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
+               f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
+        FROM flows f
+        LEFT JOIN flow_contexts c ON c.user_id = f.user_id AND c.flow_id = f.id AND f.etat = 'termine'
+        WHERE f.user_id BETWEEN ?1 AND ?2 ORDER BY f.user_id, f.id, c.position
+        """
+
+    /// Whether one user has anything (`--user`): on Citus, a router query (the worker of that
+    /// user's shard only).
+    static let hasAnythingSQL = """
+        SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1) OR EXISTS (SELECT 1 FROM tasks WHERE user_id = ?1)
+            OR EXISTS (SELECT 1 FROM flows WHERE user_id = ?1)
+            OR EXISTS (SELECT 1 FROM focus_sessions WHERE user_id = ?1)
+            OR EXISTS (SELECT 1 FROM logins WHERE user_id = ?1) OR EXISTS (SELECT 1 FROM moods WHERE user_id = ?1)
+        """
+
     init(database: Database) throws {
         self.database = database
         statements = HabitsBatchStatements(
@@ -78,14 +97,7 @@ final class HabitsRecordReader {
                 SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks WHERE user_id BETWEEN ?1 AND ?2
                 ORDER BY user_id
                 """),
-            flows: try database.prepare(
-                """
-                SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
-                       f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
-                FROM flows f
-                LEFT JOIN flow_contexts c ON c.user_id = f.user_id AND c.flow_id = f.id AND f.etat = 'termine'
-                WHERE f.user_id BETWEEN ?1 AND ?2 ORDER BY f.user_id, f.id, c.position
-                """),
+            flows: try database.prepare(Self.flowsSQL),
             sessions: try database.prepare(
                 """
                 SELECT user_id, id, started_at_us, total_seconds, remaining_seconds, ended_at_us
@@ -118,13 +130,7 @@ final class HabitsRecordReader {
 
     /// Whether the id has a `users` record or any activity record (for `--user`).
     func hasAnything(_ userId: String) throws -> Bool {
-        let statement = try database.prepare(
-            """
-            SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1) OR EXISTS (SELECT 1 FROM tasks WHERE user_id = ?1)
-                OR EXISTS (SELECT 1 FROM flows WHERE user_id = ?1)
-                OR EXISTS (SELECT 1 FROM focus_sessions WHERE user_id = ?1)
-                OR EXISTS (SELECT 1 FROM logins WHERE user_id = ?1) OR EXISTS (SELECT 1 FROM moods WHERE user_id = ?1)
-            """)
+        let statement = try database.prepare(Self.hasAnythingSQL)
         try statement.bind([.text(userId)])
         return try statement.step() && statement.int64(0) != 0
     }

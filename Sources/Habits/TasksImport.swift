@@ -42,8 +42,10 @@ public struct TaskRecord: Sendable, Equatable {
 /// Upserts `tasks` records by id.
 public final class TasksImporter: KindImporter {
     private let upsert: UpsertWriter
+    private let cache: HabitsStreakStateInvalidation
 
     public init(database: Database) throws {
+        cache = HabitsStreakStateInvalidation(database: database, kind: .tasks)
         upsert = try database.upsertWriter(
             table: "tasks",
             columns: [
@@ -55,6 +57,14 @@ public final class TasksImporter: KindImporter {
     public static func validate(_ record: RecordReader) throws(FieldError) -> TaskRecord { try TaskRecord(record) }
 
     public func store(_ task: TaskRecord, sequence: Int64) throws {
+        guard try cache.mustHold() else { return try write(task, sequence: sequence) }
+        let fingerprint: [SQLValue] = [
+            .text(task.userId), .day(task.date), .text(task.state), .optionalInstant(task.completedAt),
+        ]
+        try cache.hold(id: task.id, fingerprint: fingerprint) { try self.write(task, sequence: sequence) }
+    }
+
+    private func write(_ task: TaskRecord, sequence: Int64) throws {
         try upsert.write([
             .text(task.id), .text(task.userId), .day(task.date), .text(task.libelle), .text(task.state),
             .optional(task.contexteJSON),

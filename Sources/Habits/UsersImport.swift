@@ -26,8 +26,10 @@ public struct UserRecord: Sendable, Equatable {
 /// Upserts `users` records by id.
 public final class UsersImporter: KindImporter {
     private let upsert: UpsertWriter
+    private let cache: HabitsStreakStateInvalidation
 
     public init(database: Database) throws {
+        cache = HabitsStreakStateInvalidation(database: database, kind: .users)
         upsert = try database.upsertWriter(
             table: "users", columns: ["id", "timezone", "display_name", "created_at_us", "import_seq"], key: ["id"])
     }
@@ -35,6 +37,13 @@ public final class UsersImporter: KindImporter {
     public static func validate(_ record: RecordReader) throws(FieldError) -> UserRecord { try UserRecord(record) }
 
     public func store(_ user: UserRecord, sequence: Int64) throws {
+        guard try cache.mustHold() else { return try write(user, sequence: sequence) }
+        try cache.hold(id: user.id, fingerprint: [.text(user.id), .optional(user.timezone)]) {
+            try self.write(user, sequence: sequence)
+        }
+    }
+
+    private func write(_ user: UserRecord, sequence: Int64) throws {
         try upsert.write([
             .text(user.id), .optional(user.timezone), .optional(user.displayName),
             .optionalInstant(user.createdAt), .integer(sequence),

@@ -10,11 +10,15 @@ import Time
 public final class Importer: FileReading {
     let database: Database
 
-    /// Brings the schema of Import and of every module up to date (`ImportLog.migrations(for:)`).
-    public init(database: Database, modules: [ImportModule], options: Options) throws {
+    /// Brings the schema of Import and of every module up to date (`ImportLog.migrations(for:)`),
+    /// then, on a distributed database, lays the tables out as `layout` says (`Database.layOut`).
+    public init(
+        database: Database, modules: [ImportModule], options: Options, layout: [TableDistribution] = []
+    ) throws {
         self.database = database
         super.init(modules: modules, options: options)
         try Schema.migrate(database, ImportLog.migrations(for: modules))
+        try database.layOut(layout)
     }
 
     /// Imports each file in order; a file that fails does not stop the others.
@@ -147,7 +151,7 @@ public final class Importer: FileReading {
                 ])
             let bulk = digest.size >= options.bulkIndexBytes
             let deferred =
-                bulk ? try kind.bulkTables.flatMap(dropSecondaryIndexes) + liftCacheTriggers(module, kind) : []
+                bulk ? try kind.bulkTables.flatMap(dropSecondaryIndexes) : []
             let sink = StoreSink(
                 importer: importer, importId: importId,
                 insertReject: try database.prepare(
@@ -164,8 +168,7 @@ public final class Importer: FileReading {
             let sha256 = try digest.wait().get()
             if !sink.looked { try sink.finishLookUp(.success(sha256)) }
             // The rows a writer still buffers (a server's COPY staging) go in before the indexes
-            // are built again, so that each index is built once, in bulk (and before the lifted
-            // triggers are back, which had nothing to do for these rows).
+            // are built again, so that each index is built once, in bulk.
             try database.flushWriters()
             for create in deferred { try database.execute(create) }
             try database.run(
@@ -188,24 +191,6 @@ public final class Importer: FileReading {
         for (name, sql) in try database.secondaryIndexes(of: table) {
             try database.execute("DROP INDEX \(Self.quoted(name))")
             creates.append(sql)
-        }
-        return creates
-    }
-
-    /// Drops the triggers of the kind's tables inside the file's transaction when every cache
-    /// they keep is empty (`ImportModule.caches`), and returns the SQL that creates them again.
-    private func liftCacheTriggers(_ module: ImportModule, _ kind: ExportKind) throws -> [String] {
-        if module.caches.isEmpty { return [] }
-        for cache in module.caches {
-            let probe = "SELECT COUNT(*) FROM (SELECT 1 FROM \(Self.quoted(cache)) LIMIT 1) AS probe"
-            if try database.scalarInt(probe) != 0 { return [] }
-        }
-        var creates: [String] = []
-        for table in kind.bulkTables {
-            for (name, sql) in try database.bulkLiftableTriggers(of: table) {
-                try database.execute("DROP TRIGGER \(Self.quoted(name))")
-                creates.append(sql)
-            }
         }
         return creates
     }

@@ -98,24 +98,15 @@ public struct ImportModule: Sendable {
     /// In the order `report status` lists them.
     public let kinds: [ExportKind]
     public let migrations: [Migration]
-    /// Tables that only cache what the others hold, kept right by the triggers of the domain's
-    /// tables, which only delete cache rows. While every one of them is empty, those triggers have
-    /// nothing to do, so a bulk load (`Importer.Options.bulkIndexBytes`) drops them for the file's
-    /// transaction and creates them again before the commit, as it does the secondary indexes: on
-    /// SQLite that spares a trigger program and a probe per row. No other connection can fill a
-    /// cache meanwhile: the import holds the write lock from its first statement.
-    public let caches: [String]
     private let importers: [ExportKind: any KindImporter.Type]
 
     public init(
-        domain: DomainName, importers: KeyValuePairs<ExportKind, any KindImporter.Type>, migrations: [Migration],
-        caches: [String] = []
+        domain: DomainName, importers: KeyValuePairs<ExportKind, any KindImporter.Type>, migrations: [Migration]
     ) {
         self.domain = domain
         kinds = importers.map(\.key)
         self.importers = Dictionary(importers.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         self.migrations = migrations
-        self.caches = caches
     }
 
     /// How a record of `kind` is validated: no database needed (`report check`).

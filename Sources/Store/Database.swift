@@ -175,12 +175,6 @@ public final class Database {
         try connection.secondaryIndexes(of: table)
     }
 
-    /// The triggers of a table that a bulk load may drop and create again (SQLite's row triggers;
-    /// none on PostgreSQL, whose triggers run per statement): name and the SQL that creates it.
-    public func bulkLiftableTriggers(of table: String) throws -> [(name: String, sql: String)] {
-        try connection.bulkLiftableTriggers(of: table)
-    }
-
     /// Takes the lock `name` of the database at `path` (`nightly`: one `report nightly` at a time)
     /// without waiting, held until released or until this process ends, however it ends; nothing
     /// of the database is created or changed. Machines that share a server share its lock (a

@@ -53,4 +53,13 @@ extension Database {
     public func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep] {
         try transaction { try connection.distribute(plan) }
     }
+
+    /// `distribute` on a distributed database (a Citus coordinator), nothing elsewhere: what an
+    /// import runs after bringing the schema up to date, so that tables made on a Citus cluster
+    /// are laid out before any row goes in (moving rows into shards later costs a copy of each).
+    @discardableResult
+    public func layOut(_ plan: [TableDistribution]) throws -> [DistributionStep] {
+        guard !plan.isEmpty, try connection.isDistributedDatabase() else { return [] }
+        return try distribute(plan)
+    }
 }

@@ -33,10 +33,6 @@ extension PostgresConnection {
             .compactMap { $0[0].string }
     }
 
-    /// None: triggers on PostgreSQL are written to run once per statement over its rows, so a
-    /// bulk load costs them a few set-based deletes, not a probe per row; they stay.
-    func bulkLiftableTriggers(of table: String) throws -> [(name: String, sql: String)] { [] }
-
     /// Indexes that back no constraint (a primary key stays), as `pg_get_indexdef` writes them.
     func secondaryIndexes(of table: String) throws -> [(name: String, sql: String)] {
         try rows(

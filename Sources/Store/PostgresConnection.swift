@@ -35,6 +35,8 @@ final class PostgresConnection: StoreConnection {
     private var countsChanges = false
     /// Which tables Citus distributes, as asked (`isDistributed`).
     var distributedTables: [String: Bool] = [:]
+    /// Whether the Citus extension is installed here (`isDistributedDatabase`): known once asked.
+    var citusInstalled: Bool?
 
     init(url: String, mode: Database.Mode, busyTimeoutMilliseconds: Int32) throws {
         location = StoreLocation.display(url)

@@ -12,11 +12,7 @@ extension PostgresConnection {
     func isDistributed(_ table: String) throws -> Bool {
         if let known = distributedTables[table] { return known }
         let distributed =
-            try scalar(
-                """
-                SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus')
-                    AND EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE relname = 'pg_dist_partition')
-                """)?.int == 1
+            try isDistributedDatabase()
             && (try scalar(
                 "SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = to_regclass(?) AND partmethod <> 'n'",
                 [.text(table)])?.int ?? 0) > 0
@@ -24,8 +20,16 @@ extension PostgresConnection {
         return distributed
     }
 
+    /// Citus is installed in this database (asked once per connection).
+    func isDistributedDatabase() throws -> Bool {
+        if let known = citusInstalled { return known }
+        let installed = try scalar("SELECT count(*) FROM pg_catalog.pg_extension WHERE extname = 'citus'")?.int == 1
+        citusInstalled = installed
+        return installed
+    }
+
     func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep] {
-        guard try scalar("SELECT count(*) FROM pg_catalog.pg_extension WHERE extname = 'citus'")?.int == 1 else {
+        guard try isDistributedDatabase() else {
             throw StoreError(
                 "\(location) is a PostgreSQL database without Citus; distributing tables needs a Citus coordinator "
                     + "(CREATE EXTENSION citus, then citus_add_node for each worker; docs/SCALE.md)")
@@ -58,7 +62,7 @@ extension PostgresConnection {
                 try widenPrimaryKey(of: table, toStartWith: column)
                 _ = try scalar(
                     "SELECT create_distributed_table(?, ?, colocate_with => ?)",
-                    [.text(table), .text(column), .text(colocatedWith ?? "default")])
+                    [.text(table), .text(column), .text(colocatedWith ?? "none")])
                 steps.append(DistributionStep(table: table, outcome: "distributed by \(column)"))
             }
         }

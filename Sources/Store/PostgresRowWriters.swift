@@ -259,7 +259,7 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
     private var anyKnown = false
     private var sequence: Int64 = 0
     /// The prepared upsert, for writes outside a transaction.
-    private var direct: StatementUpsertWriter?
+    private var direct: StatementReplaceWriter?
 
     var tables: [String] { [table] }
 
@@ -289,7 +289,7 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
         }
         guard connection.isInTransaction else {
             if direct == nil {
-                direct = try StatementUpsertWriter(connection: connection, table: table, columns: columns, key: key)
+                direct = try StatementReplaceWriter(connection: connection, table: table, columns: columns, key: key)
             }
             try direct!.write(row)
             return
@@ -447,4 +447,43 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
         parents.buffer.removeAll(keepingCapacity: true)
         children.buffer.removeAll(keepingCapacity: true)
     }
+}
+
+/// A PostgreSQL row written outside any transaction (a test's single record, never an import):
+/// the earlier row of its key deleted and the row inserted, in a transaction of their own. Not
+/// `ON CONFLICT (key)`: on Citus a distributed table's key starts with its distribution column
+/// (`report distribute` widens `(id)` to `(user_id, id)`), so no unique index holds the record's
+/// key alone, and a record that moved to another user must not stay on the old one.
+final class StatementReplaceWriter: StoreRowWriter {
+    private let connection: PostgresConnection
+    private let delete: any StoreStatement
+    private let insert: any StoreStatement
+    private let keyColumns: [Int]
+
+    init(connection: PostgresConnection, table: String, columns: [String], key: [String]) throws {
+        self.connection = connection
+        keyColumns = try key.map { name in
+            guard let index = columns.firstIndex(of: name) else {
+                throw StoreError("internal error: key column \(name) is not among the columns of \(table)")
+            }
+            return index
+        }
+        delete = try connection.prepare(
+            "DELETE FROM \(table) WHERE " + key.map { "\($0) = ?" }.joined(separator: " AND "))
+        insert = try connection.prepare(Upsert.insert(table: table, columns: columns))
+    }
+
+    func write(_ row: [SQLValue]) throws {
+        try connection.execute("BEGIN")
+        do {
+            try delete.run(row: keyColumns.map { row[$0] })
+            try insert.run(row: row)
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    func flush() throws {}
 }

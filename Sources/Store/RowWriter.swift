@@ -75,6 +75,12 @@ extension Database {
 
     /// Stores the rows every writer of this connection still buffers (done before COMMIT anyway).
     public func flushWriters() throws { try pending.flushAll() }
+
+    /// Registers a writer holding rows back in the current transaction: it is flushed, as the
+    /// store's own writers are, before the transaction commits or a savepoint opens, before any
+    /// statement naming one of its tables, and discarded by a rollback. Call it again after each
+    /// flush, when it holds rows again.
+    public func holdBack(_ writer: any BufferingWriter) { pending.add(writer) }
 }
 
 /// A backend's upsert of one table.
@@ -95,8 +101,10 @@ public struct WriterContext {
     let limits: BulkWriteLimits
 }
 
-/// A writer that holds rows the tables do not have yet.
-protocol BufferingWriter: AnyObject {
+/// A writer that holds rows the tables do not have yet: the backends' batching writers, and an
+/// importer that holds records back to look at what they replace before they are written
+/// (`Database.holdBack`).
+public protocol BufferingWriter: AnyObject {
     /// The tables its rows go to, so that a statement naming one of them is preceded by a flush.
     var tables: [String] { get }
     /// Sends what it holds (the server may still be merging it when this returns: the connection

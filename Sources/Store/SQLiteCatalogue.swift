@@ -19,12 +19,7 @@ extension SQLiteConnection {
         try schemaObjects("index", of: table)
     }
 
-    /// Every trigger of the table: on SQLite they run once per row.
-    func bulkLiftableTriggers(of table: String) throws -> [(name: String, sql: String)] {
-        try schemaObjects("trigger", of: table)
-    }
-
-    /// The indexes or triggers of a table written in its schema (not those SQLite makes itself for
+    /// The indexes of a table written in its schema (not those SQLite makes itself for
     /// a key), as (name, the SQL that creates it again), by name.
     private func schemaObjects(_ type: String, of table: String) throws -> [(name: String, sql: String)] {
         try rows(

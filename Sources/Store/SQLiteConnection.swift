@@ -127,6 +127,8 @@ final class SQLiteConnection: StoreConnection {
         seekingDistinctValuesSQL(table: table, column: column)
     }
 
+    func isDistributedDatabase() throws -> Bool { false }
+
     /// A file is one machine's: there is nothing to distribute it over.
     func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep] {
         throw StoreError(

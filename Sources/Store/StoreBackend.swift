@@ -39,8 +39,6 @@ public protocol StoreConnection: AnyObject {
     func tableNames() throws -> [String]
     /// The secondary indexes of a table as (name, the SQL that creates it again), by name.
     func secondaryIndexes(of table: String) throws -> [(name: String, sql: String)]
-    /// The row triggers a bulk load may lift, as (name, the SQL that creates it again), by name.
-    func bulkLiftableTriggers(of table: String) throws -> [(name: String, sql: String)]
     /// The SQL of one migration step (in SQLite's words) as this backend runs it.
     func schemaSQL(_ sql: String) -> String
     /// Throws when the database belongs to another application; marks it as `report`'s otherwise.
@@ -66,6 +64,9 @@ public protocol StoreConnection: AnyObject {
     /// from one value to the next where the engine runs it on one node, a plain `DISTINCT` each
     /// node computes where the table is distributed over several.
     func distinctValuesSQL(table: String, column: String) throws -> String
+
+    /// Whether the database spreads tables over several nodes (a Citus coordinator).
+    func isDistributedDatabase() throws -> Bool
 
     /// Lays tables out over the nodes of a distributed database (`Database.distribute`), inside
     /// the caller's transaction; throws on a backend that is not one.

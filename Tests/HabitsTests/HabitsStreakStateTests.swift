@@ -146,7 +146,7 @@ final class HabitsStreakStateTests: XCTestCase {
         XCTAssertEqual(try old.tableExists("habits_changes"), TestStore.backend == .postgresql)
         let database = try Database(path: location)
         XCTAssertEqual(
-            try Schema.pendingSteps(database, ImportLog.migrations + HabitsSchema.migrations).map(\.version), [4, 5])
+            try Schema.pendingSteps(database, ImportLog.migrations + HabitsSchema.migrations).map(\.version), [4, 5, 6])
         try Schema.migrate(database, ImportLog.migrations + HabitsSchema.migrations)
         XCTAssertTrue(try Schema.pendingSteps(database, ImportLog.migrations + HabitsSchema.migrations).isEmpty)
         XCTAssertFalse(try database.tableExists("habits_changes"))
@@ -178,7 +178,7 @@ final class HabitsStreakStateTests: XCTestCase {
 
     /// A writer that commits after the report's snapshot began, or is still writing when the report
     /// saves, stops the save (without waiting for the writer); with neither, the save goes through
-    /// and a later writer's triggers see the saved states. On every backend.
+    /// and a later import sees the saved states and invalidates them. On every backend.
     func testAWriterDuringTheReportStopsTheSave() throws {
         try store.user("u1", timezone: "Europe/Paris")
         for day in 1...20 { try store.task("t\(day)", date: String(format: "2026-11-%02d", day)) }
@@ -199,11 +199,70 @@ final class HabitsStreakStateTests: XCTestCase {
             try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0).save([("u1", state)])
         }
         XCTAssertEqual(try store.count("habits_streak_state"), 0)
-        // Nobody writing: saved, and a later write's triggers invalidate it.
+        // Nobody writing: saved, and a later import invalidates it.
         try HabitsStreakStateStore(database: store.database, dayStartMinutes: 0).save([("u1", state)])
         XCTAssertEqual(try store.count("habits_streak_state"), 1)
-        try other.transaction { try other.run("UPDATE tasks SET state = 'a_faire' WHERE id = 't20'") }
+        try store.task("t20", date: "2026-11-20", state: "a_faire")
         XCTAssertEqual(try store.count("habits_streak_state"), 0)
+    }
+
+    /// Habits step 6 drops the triggers of step 2 (and step 3's on PostgreSQL), keeping the data
+    /// and the saved states: the importers invalidate the cache now.
+    func testStepSixDropsTheTriggersAndKeepsTheStates() throws {
+        let directory = try makeTemporaryFolder("habits-step6")
+        let location = try TestStore.freshLocation(in: directory.path)
+        let database = try Database(path: location)
+        try Schema.migrate(database, ImportLog.migrations + HabitsSchema.migrations.filter { $0.version <= 5 })
+        let triggers =
+            TestStore.backend == .sqlite
+            ? "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"
+            : "SELECT count(*) FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid "
+                + "WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace"
+        XCTAssertEqual(try database.scalarInt(triggers), 12)
+        try database.run(
+            "INSERT INTO habits_streak_state (user_id, day_start, through_day, consistency, run, best_streak) "
+                + "VALUES ('u1', 0, 20797, 0.5, 1, 1)")
+        try Schema.migrate(database, ImportLog.migrations + HabitsSchema.migrations)
+        XCTAssertEqual(try database.scalarInt(triggers), 0)
+        XCTAssertEqual(try database.scalarInt("SELECT count(*) FROM habits_streak_state"), 1)
+    }
+
+    /// A task that moves from u1 to u2 deletes the states of both (u1's counted it); a task of u2
+    /// dated after u2's state deletes nothing.
+    func testARecordMovingToAnotherUserInvalidatesBothUsers() throws {
+        try store.user("u1", timezone: "Europe/Paris")
+        try store.user("u2", timezone: "Europe/Paris")
+        for day in 1...20 { try store.task("t\(day)", date: String(format: "2026-11-%02d", day)) }
+        func save() throws {
+            try store.database.run("DELETE FROM habits_streak_state")
+            for user in ["u1", "u2"] {
+                try store.database.run(
+                    "INSERT INTO habits_streak_state (user_id, day_start, through_day, consistency, run, best_streak) "
+                        + "VALUES (?, 0, ?, 0.5, 1, 1)", [.text(user), .integer(Int64(Day("2026-11-25")!.ordinal))])
+            }
+        }
+        try save()
+        try store.task("late", user: "u2", date: "2026-11-30")
+        XCTAssertEqual(try store.rows("SELECT user_id FROM habits_streak_state ORDER BY user_id"), [["u1"], ["u2"]])
+        try store.task("t5", user: "u2", date: "2026-11-05")
+        XCTAssertEqual(try store.count("habits_streak_state"), 0)
+        XCTAssertEqual(try store.rows("SELECT user_id FROM tasks WHERE id = 't5'"), [["u2"]])
+    }
+
+    /// One transaction writing more records than the importer looks up one batch at a time is a
+    /// bulk load: it empties the cache (the next report rebuilds it) and stores every record.
+    func testABulkLoadOverAFullCacheEmptiesIt() throws {
+        try store.user("u1", timezone: "Europe/Paris")
+        try store.task("t0", date: "2026-11-01")
+        try store.database.run(
+            "INSERT INTO habits_streak_state (user_id, day_start, through_day, consistency, run, best_streak) "
+                + "VALUES ('u1', 0, 20797, 0.5, 1, 1), ('u9', 0, 20797, 0.5, 1, 1)")
+        let count = HabitsStreakStateInvalidation.clearAfter + 10
+        try store.database.transaction {
+            for index in 0..<count { try store.task("b\(index)", user: "u2", date: "2026-10-01") }
+        }
+        XCTAssertEqual(try store.count("habits_streak_state"), 0)
+        XCTAssertEqual(try store.count("tasks"), Int64(count + 1))
     }
 
     /// A report made inside its caller's snapshot (the report commands read the data check and the

@@ -98,7 +98,7 @@ final class ImportCommandTests: CLITestCase {
     }
 
     /// An importer on the test database that loads every file as a big one (`bulkIndexBytes` 0):
-    /// indexes rebuilt, cache triggers lifted, the digest looked up during the import.
+    /// indexes rebuilt, the digest looked up during the import.
     private func bulkImporter(force: Bool = false) throws -> (database: Database, importer: Importer) {
         let database = try Database(path: databasePath)
         var options = Importer.Options()
@@ -256,42 +256,71 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try count("tasks"), 3)
     }
 
-    /// A bulk load drops the habits cache's triggers while the cache is empty (they would have
-    /// nothing to delete) and creates them again before the commit, or gets them back through the
-    /// rollback of a failed file; once the cache holds a state, a bulk load keeps them and they
-    /// invalidate it. (PostgreSQL's triggers run per statement and are never lifted.)
-    func testABulkLoadLiftsTheCacheTriggersOnlyWhileTheCacheIsEmpty() throws {
+    /// The habits cache is kept right by the importers, not by triggers (habits step 6; Citus
+    /// refuses to distribute a table with triggers): no table has one; a load into an empty cache
+    /// leaves it empty; once it holds states, a file that moves one of u1's tasks to another day
+    /// deletes u1's state and leaves u2's; the same task imported again unchanged deletes nothing;
+    /// a user whose time zone changes loses every state.
+    func testTheImporterInvalidatesTheStreakCacheWithoutTriggers() throws {
         let (database, importer) = try bulkImporter()
-        func triggers() throws -> [String] {
-            try database.bulkLiftableTriggers(of: "tasks").map { $0.name + ": " + $0.sql }
-        }
-        let before = try triggers()
-        XCTAssertEqual(
-            try database.bulkLiftableTriggers(of: "tasks").map(\.name),
-            TestStore.backend == .sqlite
-                ? ["tasks_streak_state_delete", "tasks_streak_state_insert", "tasks_streak_state_update"] : [])
         let good = try write("tasks.json", Self.tasks)
         XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: good, displayName: good)).status, .imported)
-        XCTAssertEqual(try triggers(), before)
+        let triggers =
+            TestStore.backend == .sqlite
+            ? "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"
+            : "SELECT count(*) FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid "
+                + "WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace"
+        XCTAssertEqual(try database.scalarInt(triggers), 0)
         XCTAssertEqual(try count("tasks"), 3)
-        let cut = try write("tasks-cut.json", String(Self.tasks.dropLast(10)))
-        XCTAssertTrue(importer.importFile(ImportFiles.Entry(path: cut, displayName: cut)).failed)
-        XCTAssertEqual(try triggers(), before)
+        XCTAssertEqual(try count("habits_streak_state"), 0)
 
-        // A saved state of u1 through a day after the tasks: a bulk load that moves one of u1's
-        // tasks must delete it, and leave u2's alone.
-        for user in ["u1", "u2"] {
-            try database.run(
-                "INSERT INTO habits_streak_state (user_id, day_start, through_day, consistency, run, best_streak) "
-                    + "VALUES (?, 0, 20800, 0.5, 1, 1)", [.text(user)])
+        // States of u1 and u2 through 2026-12-10 (day 20797), after the tasks.
+        func saveStates() throws {
+            try database.run("DELETE FROM habits_streak_state")
+            for user in ["u1", "u2"] {
+                try database.run(
+                    "INSERT INTO habits_streak_state (user_id, day_start, through_day, consistency, run, best_streak) "
+                        + "VALUES (?, 0, 20797, 0.5, 1, 1)", [.text(user)])
+            }
         }
+        func states() throws -> [[SQLValue]] {
+            try database.rows("SELECT user_id FROM habits_streak_state ORDER BY user_id")
+        }
+        try saveStates()
+        let again = try write("tasks-again.json", Self.tasks)
+        XCTAssertEqual(
+            try Importer(database: database, modules: registeredModules.map(\.imports), options: forced())
+                .importFile(ImportFiles.Entry(path: again, displayName: again)).status, .imported)
+        XCTAssertEqual(try states(), [["u1"], ["u2"]], "an unchanged record must leave the cache alone")
+
         let moved = try write(
             "tasks-moved.json",
             #"[{"id": "t2", "userId": "u1", "date": "2026-11-27", "libelle": "Lire", "state": "a_faire"}]"#)
         XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: moved, displayName: moved)).status, .imported)
-        XCTAssertEqual(try triggers(), before)
-        XCTAssertEqual(try database.rows("SELECT user_id FROM habits_streak_state"), [["u2"]])
+        XCTAssertEqual(try states(), [["u2"]])
         XCTAssertEqual(try database.rows("SELECT date FROM tasks WHERE id = 't2'"), [["2026-11-27"]])
+
+        // A state through a day before the task's earliest day stays: 2026-11-20 (day 20777).
+        try database.run("UPDATE habits_streak_state SET through_day = 20777")
+        let later = try write(
+            "tasks-later.json",
+            #"[{"id": "t9", "userId": "u2", "date": "2026-11-29", "libelle": "Marcher", "state": "a_faire"}]"#)
+        XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: later, displayName: later)).status, .imported)
+        XCTAssertEqual(try states(), [["u2"]])
+
+        try saveStates()
+        let users = try write(
+            "users.json",
+            #"[{"id": "u2", "timezone": "Europe/Paris"}]"#)
+        XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: users, displayName: users)).status, .imported)
+        XCTAssertEqual(try states(), [["u1"]])
+    }
+
+    private func forced() -> Importer.Options {
+        var options = Importer.Options()
+        options.bulkIndexBytes = 0
+        options.force = true
+        return options
     }
 
     /// An assignments file fills two tables in bulk, its loan records' too: both lose their

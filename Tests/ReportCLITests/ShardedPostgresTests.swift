@@ -6,8 +6,8 @@ import XCTest
 
 /// Issue 11 item 6, on what PostgreSQL ships: three local servers, a coordinator whose habits
 /// activity tables are hash partitions by `user_id` held as `postgres_fdw` foreign tables on two
-/// shard servers (`scripts/postgres_fdw_shard.sql` on each shard, then `scripts/postgres_fdw_habits.sql`
-/// on the coordinator: the scripts docs/SCALE.md gives operators).
+/// shard servers (`scripts/postgres_fdw_habits.sql` on the coordinator: the script docs/SCALE.md
+/// gives operators).
 /// `report` imports and reports through the coordinator only, and its CSV and Markdown are the
 /// bytes SQLite gives for the same files; each user's rows sit on one shard, and both shards hold
 /// some. Runs once, in the SQLite pass (it starts its own servers and compares with SQLite).
@@ -50,10 +50,6 @@ final class ShardedPostgresTests: CLITestCase {
         for url in urls {
             let migrated = report(["import", "--db", url, "-q", empty])
             XCTAssertEqual(migrated.code, .success, migrated.err)
-        }
-        let shardScript = SampleReportsTests.root.appendingPathComponent("scripts/postgres_fdw_shard.sql")
-        for url in urls.dropFirst() {
-            try Database(path: url).execute(String(contentsOf: shardScript, encoding: .utf8))
         }
         let coordinator = try Database(path: urls[0])
         for (index, server) in servers.enumerated().dropFirst() {

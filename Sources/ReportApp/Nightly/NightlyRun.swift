@@ -141,7 +141,9 @@ struct NightlyRun {
             var options = Importer.Options()
             options.refuseEmptyFiles = true  // a crashed exporter leaves empty files: to failed/, not the archive
             let database = try DatabaseAccess.forWriting(settings.database)
-            importer = try Importer(database: database, modules: modules.map(\.imports), options: options)
+            importer = try Importer(
+                database: database, modules: modules.map(\.imports), options: options,
+                layout: modules.flatMap(\.distribution))
             self.database = database
         } catch {
             log.warning(

@@ -56,7 +56,8 @@ enum ImportRun {
         let readFile: (ImportFiles.Entry) -> FileOutcome
         if let database = settings.database {
             let importer = try Importer(
-                database: try DatabaseAccess.forWriting(database), modules: modules, options: settings.options)
+                database: try DatabaseAccess.forWriting(database), modules: modules, options: settings.options,
+                layout: context.modules.flatMap(\.distribution))
             (reading, readFile) = (importer, importer.importFile)
         } else {
             let check = ImportCheck(modules: modules, options: settings.options)

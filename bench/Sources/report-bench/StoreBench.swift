@@ -7,7 +7,7 @@ import Time
 /// `report-bench store COUNT DB [ROWS]`: SQLite's side of `report import` alone. Writes COUNT task rows
 /// into a new database with the habits schema through the import's writer (`UpsertWriter`, the
 /// statement `TasksImporter` prepares), in one transaction and the way a bulk file is loaded
-/// (secondary indexes and the empty cache's triggers dropped, created again before the commit).
+/// (secondary indexes dropped, created again before the commit).
 /// The rows are made from a few prepared texts, so this thread does what the import's database
 /// thread does and nothing of the reader's: the import's floor with this schema and statement.
 /// ROWS: rows per statement (`BulkWriteLimits.sqliteRows`; the import's default otherwise).
@@ -36,8 +36,8 @@ func runStoreBench(_ arguments: [String]) {
         let startCPU = processCPUSeconds()
         try database.transaction {
             var creates: [String] = []
-            for (name, sql) in try database.secondaryIndexes(of: "tasks") + database.bulkLiftableTriggers(of: "tasks") {
-                try database.execute((sql.hasPrefix("CREATE TRIGGER") ? "DROP TRIGGER " : "DROP INDEX ") + name)
+            for (name, sql) in try database.secondaryIndexes(of: "tasks") {
+                try database.execute("DROP INDEX " + name)
                 creates.append(sql)
             }
             for index in 0..<count {

@@ -1,0 +1,168 @@
+import DomainInterface
+import Foundation
+@testable import Import
+import ReportTestSupport
+import Store
+import XCTest
+
+/// Issue 29 items 2 to 4 through the command line, on the Citus test cluster: the first import
+/// lays every domain out as its module says (and `report distribute` then changes nothing), a
+/// database filled before Citus is laid out by `report distribute` with every row kept, and a
+/// record that moves to another user or customer between two imports is stored once. Only in
+/// the Citus pass (`REPORT_TEST_BACKEND=citus`).
+final class CitusDomainTests: CLITestCase {
+    static let sampleData = SampleReportsTests.root.appendingPathComponent("SampleData")
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try CitusPlan.requireCitus()
+    }
+
+    private var plan: [TableDistribution] { registeredModules.flatMap(\.distribution) }
+
+    /// How Citus holds each table it knows: `reference`, or `by COLUMN in group N`.
+    private func layout() throws -> [String: String] {
+        let rows = try database().rows(
+            """
+            SELECT logicalrelid::regclass::text, partmethod::text,
+                   coalesce(column_to_column_name(logicalrelid, partkey), ''), colocationid
+            FROM pg_dist_partition WHERE logicalrelid::regclass::text NOT LIKE '%.%'
+            """)
+        var result: [String: String] = [:]
+        for row in rows {
+            guard let table = row[0].string else { continue }
+            result[table] =
+                row[1].string == "n" ? "reference" : "by \(row[2].string ?? "?") in group \(row[3].int ?? -1)"
+        }
+        return result
+    }
+
+    /// What the layout must be: the reference tables, and each distributed table by its column in
+    /// the group of the table it is colocated with.
+    private func assertLaidOutAsPlanned(_ layout: [String: String], file: StaticString = #filePath, line: UInt = #line)
+    {
+        for entry in plan {
+            switch entry {
+            case .reference(let table):
+                XCTAssertEqual(layout[table], "reference", table, file: file, line: line)
+            case .distributed(let table, let column, let colocatedWith):
+                XCTAssertTrue(
+                    layout[table]?.hasPrefix("by \(column) in group ") == true, "\(table): \(layout[table] ?? "local")",
+                    file: file, line: line)
+                if let colocatedWith {
+                    XCTAssertEqual(
+                        layout[table]?.split(separator: " ").last, layout[colocatedWith]?.split(separator: " ").last,
+                        "\(table) with \(colocatedWith)", file: file, line: line)
+                }
+            }
+        }
+        for bookkeeping in ["import_log", "import_rejects", "schema_migrations", "store_changes"] {
+            XCTAssertNil(layout[bookkeeping], "\(bookkeeping) stays on the coordinator", file: file, line: line)
+        }
+    }
+
+    func testTheFirstImportLaysOutEveryDomainAndDistributeThenChangesNothing() throws {
+        XCTAssertGreaterThanOrEqual(plan.count, 13, "habits, bookings and fleet each lay tables out")
+        let imported = report(["import", "--db", databasePath, "-q", Self.sampleData.path])
+        XCTAssertEqual(imported.code, .success, imported.err)
+        let first = try layout()
+        assertLaidOutAsPlanned(first)
+        // Habits and bookings are two groups: a user's shard is not a customer's.
+        XCTAssertNotEqual(first["tasks"]?.split(separator: " ").last, first["bookings"]?.split(separator: " ").last)
+
+        let again = report(["distribute", "--db", databasePath])
+        XCTAssertEqual(again.code, .success, again.err)
+        let stepLines = again.outLines.filter { $0.contains(": ") }
+        XCTAssertEqual(stepLines.count, plan.count, again.out)
+        XCTAssertTrue(stepLines.allSatisfy { $0.contains(": already ") }, again.out)
+        XCTAssertEqual(try layout(), first)
+    }
+
+    func testDistributeLaysOutADatabaseFilledBeforeCitusKeepingEveryRow() throws {
+        try fillWithoutLayout()
+        XCTAssertEqual(try layout(), [:], "filled as on a single PostgreSQL server")
+        let before = try counts()
+        XCTAssertGreaterThan(before["tasks"] ?? 0, 0)
+
+        let run = report(["distribute", "--db", databasePath])
+        XCTAssertEqual(run.code, .success, run.err)
+        XCTAssertTrue(run.outLines.contains("tasks: distributed by user_id"), run.out)
+        XCTAssertTrue(run.outLines.contains("services: reference table"), run.out)
+        assertLaidOutAsPlanned(try layout())
+        XCTAssertEqual(try counts(), before)
+        // Rows sit on both workers' shards.
+        let perWorker = try database().rows(
+            """
+            SELECT nodeport, sum(result::bigint) FROM run_command_on_placements('tasks', 'SELECT count(*) FROM %s')
+            GROUP BY nodeport
+            """)
+        XCTAssertEqual(perWorker.count, 2)
+        XCTAssertTrue(perWorker.allSatisfy { ($0[1].int ?? 0) > 0 }, "\(perWorker)")
+    }
+
+    func testARecordMovingToAnotherUserOrCustomerIsStoredOnce() throws {
+        let task = { (user: String) in
+            #"[{"id": "t1", "userId": "\#(user)", "date": "2026-11-28", "libelle": "Lire", "state": "terminee"}]"#
+        }
+        let booking = { (customer: String) in
+            #"""
+            [{"id": "b1", "customer_id": "\#(customer)", "starts_at": "2026-11-03T10:00:00+01:00",
+              "created_at": "2026-11-01T10:00:00+01:00", "status": "paid", "amount_cents": 4500,
+              "services": [{"service_id": "s1", "price_cents": 4500}, {"service_id": "s2", "price_cents": 0}]}]
+            """#
+        }
+        for (user, customer) in [("u1", "c1"), ("u2", "c2")] {
+            let files = [
+                try write("\(user)/tasks.json", task(user)), try write("\(user)/bookings.json", booking(customer)),
+            ]
+            let run = report(["import", "--db", databasePath, "-q"] + files)
+            XCTAssertEqual(run.code, .success, run.err)
+        }
+        let database = try database()
+        XCTAssertEqual(try database.rows("SELECT user_id FROM tasks WHERE id = 't1'"), [["u2"]])
+        XCTAssertEqual(try database.rows("SELECT customer_id FROM bookings WHERE id = 'b1'"), [["c2"]])
+        XCTAssertEqual(
+            try database.rows("SELECT customer_id, count(*) FROM booking_lines WHERE booking_id = 'b1' GROUP BY 1"),
+            [["c2", 2]])
+    }
+
+    /// The sample data imported with the importer alone (no layout): a database of a single server.
+    private func fillWithoutLayout() throws {
+        let importer = try Importer(
+            database: try database(), modules: registeredModules.map(\.imports), options: Importer.Options())
+        for name in ["habits/users.json", "habits/tasks.json", "bookings/services.json", "bookings/bookings.json"] {
+            let path = Self.sampleData.appendingPathComponent(name).path
+            XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: path, displayName: name)).status, .imported)
+        }
+    }
+
+    private func counts() throws -> [String: Int64] {
+        var result: [String: Int64] = [:]
+        for table in ["users", "tasks", "services", "bookings", "booking_lines"] { result[table] = try count(table) }
+        return result
+    }
+}
+
+/// `report distribute` where there is nothing to distribute over: one line saying why and what
+/// it needs, exit 1, the database unchanged. In the SQLite and PostgreSQL passes.
+final class DistributeCommandTests: CLITestCase {
+    func testDistributeRefusesInOneLineWithoutCitus() throws {
+        guard !TestStore.isCitus else { throw XCTSkip("a Citus coordinator distributes (CitusDomainTests)") }
+        let tasks = try write(
+            "tasks.json",
+            #"[{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "Lire", "state": "a_faire"}]"#)
+        XCTAssertEqual(report(["import", "--db", databasePath, "-q", tasks]).code, .success)
+        let before = try snapshot()
+        let run = report(["distribute", "--db", databasePath])
+        XCTAssertEqual(run.code, .failure)
+        XCTAssertEqual(run.errLines.count, 1, run.err)
+        XCTAssertTrue(
+            run.err.contains(
+                TestStore.backend == .sqlite
+                    ? "is a SQLite file, which lives on one machine; distributing tables needs a Citus coordinator"
+                    : "is a PostgreSQL database without Citus; distributing tables needs a Citus coordinator"),
+            run.err)
+        XCTAssertEqual(run.out, "")
+        XCTAssertEqual(try snapshot(), before)
+    }
+}
