@@ -10,7 +10,10 @@ import Time
 /// `loan_records` with this assignment's id and the kind of the field they sit in, and the same
 /// import sequence as the assignment. Re-importing an assignment replaces its row and upserts the
 /// records it embeds now; records of other ids that an earlier version embedded are kept, since a
-/// loan record has a life of its own (it may also come from a `loan_records` file).
+/// loan record has a life of its own (it may also come from a `loan_records` file). Every record of
+/// the assignment carries its event (`loan_records.event_id`): the ones that came first, from a
+/// `loan_records` file, and those of an earlier version in another event move with it
+/// (`AssignmentEvents`).
 public final class AssignmentImporter: KindImporter {
     /// The validated record, built on the reader thread.
     public struct Fields: Sendable {
@@ -74,6 +77,7 @@ public final class AssignmentImporter: KindImporter {
 
     private let upsert: UpsertWriter
     private let loanRecords: LoanRecordStore
+    private let events: AssignmentEvents
 
     public init(database: Database) throws {
         upsert = try database.upsertWriter(
@@ -84,13 +88,21 @@ public final class AssignmentImporter: KindImporter {
                 "cancelled", "import_seq",
             ])
         loanRecords = try LoanRecordStore(database: database)
+        events = try AssignmentEvents(database: database, holdsUnknownRecords: true)
     }
 
     public static func validate(_ reader: RecordReader) throws(FieldError) -> Fields {
         try Fields(reader)
     }
 
+    /// Writes the assignment and its embedded records under its event, and moves to that event
+    /// its other records: those that arrived before it (the unknown bucket) or that an earlier
+    /// version of it in another event holds. The moved records are written before the embedded
+    /// ones, which replace them when they share an id (the later import wins).
     public func store(_ assignment: Fields, sequence: Int64) throws {
+        for stored in try events.assign(assignment.id, to: assignment.eventId) {
+            try loanRecords.move(stored, to: assignment.eventId)
+        }
         try upsert.write([
             .text(assignment.id), .text(assignment.eventId), .optional(assignment.groupId),
             .optional(assignment.driverId),
@@ -101,10 +113,12 @@ public final class AssignmentImporter: KindImporter {
             .flag(assignment.cancelled), .integer(sequence),
         ])
         if let checkOut = assignment.checkOutRecord {
-            try loanRecords.write(checkOut, assignmentId: assignment.id, kind: .checkOut, sequence: sequence)
+            try loanRecords.write(
+                checkOut, assignmentId: assignment.id, kind: .checkOut, eventId: assignment.eventId, sequence: sequence)
         }
         if let checkIn = assignment.checkInRecord {
-            try loanRecords.write(checkIn, assignmentId: assignment.id, kind: .checkIn, sequence: sequence)
+            try loanRecords.write(
+                checkIn, assignmentId: assignment.id, kind: .checkIn, eventId: assignment.eventId, sequence: sequence)
         }
     }
 }

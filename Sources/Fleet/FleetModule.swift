@@ -35,12 +35,17 @@ public enum FleetModule {
             .events: .date("starts_on"), .assignments: .instant("planned_time_out_us"),
             .loanRecords: .instant("recorded_at_us"),
         ],
-        // Every fleet table stays on the coordinator until loan_records and loan_impacts carry
-        // their event (a record may arrive before its assignment; issue 29): a fleet query joins
-        // them with assignments, and Citus joins a distributed table with a local one only in
-        // simple shapes. Then: events, groups, drivers reference tables; assignments,
-        // loan_records, loan_impacts by event_id.
-        distribution: [],
+        // An event's report reads its assignments, loan records and impacts, so the three are
+        // distributed by event_id and colocated: one event, one shard, and the joins (which equate
+        // event_id, fleet schema step 2) stay on it. Records of an unknown assignment are in the
+        // bucket '' (a shard of their own) until the assignment arrives. The small tables every
+        // report joins are reference tables, laid out first.
+        distribution: [
+            .reference(table: "events"), .reference(table: "groups"), .reference(table: "drivers"),
+            .distributed(table: "assignments", column: "event_id", colocatedWith: nil),
+            .distributed(table: "loan_records", column: "event_id", colocatedWith: "assignments"),
+            .distributed(table: "loan_impacts", column: "event_id", colocatedWith: "assignments"),
+        ],
         nightlyReports: nightlyReports, reportScopes: FleetScopes.scopes)
 
     static let command = CommandSpec(

@@ -20,18 +20,26 @@ enum FleetScopes {
         guard try database.tableExists("events"), try database.tableExists("assignments"),
             try database.tableExists("loan_records")
         else { return [] }
-        let rows = try database.rows(
+        // The loans are counted per event apart from the events: a distributed database (Citus)
+        // runs the count on each shard (its join equates the distribution column, event_id), where
+        // a count correlated to each row of the reference table `events` is refused.
+        var loans: [String: Int] = [:]
+        for row in try database.rows(
             """
-            SELECT e.id, e.name, e.starts_on, e.ends_on,
-                (SELECT COUNT(*) FROM assignments a WHERE a.event_id = e.id AND a.cancelled = 0
-                    AND EXISTS (SELECT 1 FROM loan_records r WHERE r.assignment_id = a.id AND r.kind = 'check_out'))
-            FROM events e ORDER BY e.id
+            SELECT a.event_id, COUNT(*) FROM assignments a WHERE a.cancelled = 0
+                AND EXISTS (SELECT 1 FROM loan_records r
+                    WHERE r.event_id = a.event_id AND r.assignment_id = a.id AND r.kind = 'check_out')
+            GROUP BY a.event_id
             """)
+        {
+            if let event = row[0].string { loans[event] = Int(row[1].int ?? 0) }
+        }
+        let rows = try database.rows("SELECT id, name, starts_on, ends_on FROM events ORDER BY id")
         return rows.compactMap { row in
             guard let id = row[0].string, let from = row[2].string.flatMap(Day.init),
                 let to = row[3].string.flatMap(Day.init)
             else { return nil }
-            return (id, row[1].string ?? "", from, to, Int(row[4].int ?? 0))
+            return (id, row[1].string ?? "", from, to, loans[id] ?? 0)
         }
     }
 

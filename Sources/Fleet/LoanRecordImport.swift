@@ -3,12 +3,15 @@ import Store
 
 /// Imports `loan_records`: check-outs and check-ins exported on their own, each naming its
 /// assignment and its kind. The assignment need not be known yet (files arrive in any order);
-/// the report lists records of unknown assignments as data-quality issues.
+/// the report lists records of unknown assignments as data-quality issues. A record takes its
+/// assignment's event, or the unknown bucket until the assignment arrives (`AssignmentEvents`).
 public final class LoanRecordImporter: KindImporter {
     private let loanRecords: LoanRecordStore
+    private let events: AssignmentEvents
 
     public init(database: Database) throws {
         loanRecords = try LoanRecordStore(database: database)
+        events = try AssignmentEvents(database: database, holdsUnknownRecords: false)
     }
 
     /// A validated `loan_records` record: the record and where it belongs.
@@ -29,6 +32,8 @@ public final class LoanRecordImporter: KindImporter {
     }
 
     public func store(_ fields: Fields, sequence: Int64) throws {
-        try loanRecords.write(fields.record, assignmentId: fields.assignmentId, kind: fields.kind, sequence: sequence)
+        let eventId = try events.event(of: fields.assignmentId) ?? AssignmentEvents.unknown
+        try loanRecords.write(
+            fields.record, assignmentId: fields.assignmentId, kind: fields.kind, eventId: eventId, sequence: sequence)
     }
 }

@@ -33,8 +33,8 @@ final class PostgresConnection: StoreConnection {
     static let writerLock: Int64 = 0x5250_5254
     /// Whether `store_changes` (the store's schema step 1) exists here: known once seen.
     private var countsChanges = false
-    /// Which tables Citus distributes, as asked (`isDistributed`).
-    var distributedTables: [String: Bool] = [:]
+    /// How Citus holds each table asked about (`citusMethod`): `n`, `h`, or empty for local.
+    var citusMethods: [String: String] = [:]
     /// Whether the Citus extension is installed here (`isDistributedDatabase`): known once asked.
     var citusInstalled: Bool?
 

@@ -8,16 +8,25 @@ extension PostgresConnection {
             ? "SELECT DISTINCT \(column) FROM \(table)" : seekingDistinctValuesSQL(table: table, column: column)
     }
 
-    /// Whether Citus lays the table out over several nodes (asked once per table and connection).
-    func isDistributed(_ table: String) throws -> Bool {
-        if let known = distributedTables[table] { return known }
-        let distributed =
-            try isDistributedDatabase()
-            && (try scalar(
-                "SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = to_regclass(?) AND partmethod <> 'n'",
-                [.text(table)])?.int ?? 0) > 0
-        distributedTables[table] = distributed
-        return distributed
+    /// Whether Citus lays the table out over several nodes.
+    func isDistributed(_ table: String) throws -> Bool { try citusMethod(table).map { $0 != "n" } ?? false }
+
+    /// Whether Citus copies the table whole to every node.
+    func isReferenceTable(_ table: String) throws -> Bool { try citusMethod(table) == "n" }
+
+    /// How Citus holds a table: `n` a reference table, `h` distributed by hash, nil a table of the
+    /// coordinator alone (asked once per table and connection; forgotten by `distribute`).
+    private func citusMethod(_ table: String) throws -> String? {
+        if let known = citusMethods[table] { return known.isEmpty ? nil : known }
+        var method = ""
+        if try isDistributedDatabase() {
+            method =
+                try scalar(
+                    "SELECT partmethod::text FROM pg_catalog.pg_dist_partition WHERE logicalrelid = to_regclass(?)",
+                    [.text(table)])?.string ?? ""
+        }
+        citusMethods[table] = method
+        return method.isEmpty ? nil : method
     }
 
     /// Citus is installed in this database (asked once per connection).
@@ -34,6 +43,7 @@ extension PostgresConnection {
                 "\(location) is a PostgreSQL database without Citus; distributing tables needs a Citus coordinator "
                     + "(CREATE EXTENSION citus, then citus_add_node for each worker; docs/SCALE.md)")
         }
+        citusMethods.removeAll()
         var steps: [DistributionStep] = []
         for entry in plan {
             let table = entry.table

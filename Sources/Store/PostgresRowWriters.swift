@@ -252,6 +252,8 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
     /// The merge of a flush whose keys are all new (`StagedKeys`): so each is staged once, and
     /// there is nothing to delete and nothing to pick: the rows go in as staged, with no sort.
     private let insertNew: String
+    /// The merge's insert alone: the last staged row of each key (after a delete sent apart).
+    private let insertLatest: String
     /// The merge as error messages name it: what failed is the table's constraint or trigger.
     private let mergeLabel: String
     private var rows = 0
@@ -273,10 +275,10 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
         staging = StagingTable(name: "report_stage_\(table)", source: table, columns: columns)
         let keys = key.joined(separator: ", ")
         let list = columns.joined(separator: ", ")
-        merge =
-            stagedKeyDelete(table, key: key, keyStaging: staging.name) + "; "
-            + "INSERT INTO \(table) (\(list)) SELECT DISTINCT ON (\(keys)) \(list) FROM \(staging.name) "
+        insertLatest =
+            "INSERT INTO \(table) (\(list)) SELECT DISTINCT ON (\(keys)) \(list) FROM \(staging.name) "
             + "ORDER BY \(keys), \(stageSequence) DESC; TRUNCATE \(staging.name)"
+        merge = stagedKeyDelete(table, key: key, keyStaging: staging.name) + "; " + insertLatest
         insertNew = "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(staging.name); TRUNCATE \(staging.name)"
         mergeLabel = "merge of the staged rows: DELETE FROM \(table) …; INSERT INTO \(table) (\(list)) SELECT …"
     }
@@ -316,7 +318,8 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
     func flushBuffered() throws {
         guard rows > 0 else { return }
         rows = 0
-        let sql = anyKnown ? merge : insertNew
+        var sql = anyKnown ? merge : insertNew
+        let deletesFirst = try anyKnown && key.count == 1 && connection.isReferenceTable(table)
         anyKnown = false
         do {
             try staging.send(connection, chunk: context.limits.chunkBytes)
@@ -324,7 +327,22 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
             staging.buffer.removeAll(keepingCapacity: true)
             throw error
         }
+        if deletesFirst {
+            try deleteStagedKeysFromTheClient()
+            sql = insertLatest
+        }
         try connection.send(sql, label: mergeLabel)
+    }
+
+    /// The delete of a merge into a Citus reference table, whose modifications may not read a
+    /// table of the coordinator alone such as the staging table ("relation report_stage_… is not
+    /// distributed"): the staged keys the table may hold are read here and sent back as a bound
+    /// array. Reference tables are the small ones (events, services, customers…).
+    private func deleteStagedKeysFromTheClient() throws {
+        let keys = try connection.scalar(
+            "SELECT array_agg(DISTINCT \(key[0]))::text FROM \(staging.name) WHERE \(stageKnown)")
+        guard case .text(let array)? = keys else { return }
+        _ = try connection.scalar("DELETE FROM \(table) WHERE \(key[0]) = ANY (CAST(? AS text[]))", [.text(array)])
     }
 
     func discardBuffered() {

@@ -28,13 +28,14 @@ final class FleetSchemaTests: FleetTestCase {
                 "cancelled", "import_seq",
             ])
         XCTAssertEqual(try columns("loan_records"), LoanRecordStore.columns)
-        XCTAssertEqual(try columns("loan_impacts"), ["record_id", "position", "type", "x", "y"])
+        XCTAssertEqual(try columns("loan_impacts"), ["record_id", "position", "type", "x", "y", "event_id"])
     }
 
     func testMigratingAgainChangesNothing() throws {
         try importRecords(.events, [Sample.event])
         try Schema.migrate(try db(), ImportLog.migrations + FleetModule.module.migrations)
-        XCTAssertEqual(try rows("SELECT version FROM schema_migrations WHERE domain = 'fleet'"), [[1]])
+        XCTAssertEqual(
+            try rows("SELECT version FROM schema_migrations WHERE domain = 'fleet' ORDER BY version"), [[1], [2]])
         XCTAssertEqual(try count("events"), 1)
     }
 

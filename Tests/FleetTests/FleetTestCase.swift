@@ -22,6 +22,9 @@ class FleetTestCase: XCTestCase {
         location = try TestStore.freshLocation(in: directory)
         let database = try Database(path: location)
         try Schema.migrate(database, ImportLog.migrations + FleetModule.module.migrations)
+        // On Citus, the fleet tables are laid out as `report distribute` lays them out
+        // (REPORT_TEST_BACKEND=citus), as `DomainTestStore` does for the other domains.
+        if TestStore.isCitus { _ = try database.distribute(FleetModule.module.distribution) }
         self.database = database
     }
 

@@ -126,6 +126,22 @@ final class CitusDomainTests: CLITestCase {
             [["c2", 2]])
     }
 
+    /// A later file into a reference table (copied to every node) replaces its rows by key, though
+    /// Citus refuses a modification of a reference table that reads the coordinator's staging
+    /// table: the keys go to the server as a bound array.
+    func testALaterFileIntoAReferenceTableReplacesItsRows() throws {
+        let service = { (price: Int) in
+            #"[{"id": "s1", "name": "Coupe", "category": "Coupe", "price_cents": \#(price), "duration_minutes": 45}]"#
+        }
+        for price in [4500, 5000] {
+            let file = try write("\(price)/services.json", service(price))
+            let run = report(["import", "--db", databasePath, "-q", file])
+            XCTAssertEqual(run.code, .success, run.err)
+        }
+        XCTAssertEqual(try layout()["services"], "reference")
+        XCTAssertEqual(try database().rows("SELECT id, price_cents FROM services"), [["s1", 5000]])
+    }
+
     /// The sample data imported with the importer alone (no layout): a database of a single server.
     private func fillWithoutLayout() throws {
         let importer = try Importer(

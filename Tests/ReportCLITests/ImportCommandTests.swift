@@ -334,7 +334,8 @@ final class ImportCommandTests: CLITestCase {
             }
         }
         let before = try indexes()
-        XCTAssertEqual(try database.secondaryIndexes(of: "loan_records").map(\.name), ["loan_records_assignment"])
+        XCTAssertEqual(
+            try database.secondaryIndexes(of: "loan_records").map(\.name), ["loan_records_event_assignment"])
         let sample = try String(
             contentsOf: NightlyCommandTests.sampleData.appendingPathComponent("fleet/assignments.json"), encoding: .utf8
         )
@@ -343,10 +344,10 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try indexes(), before)
         let records = try XCTUnwrap(try database.scalarInt("SELECT COUNT(*) FROM loan_records"))
         XCTAssertGreaterThan(records, 100)
-        let indexed = TestStore.backend == .sqlite ? "INDEXED BY loan_records_assignment " : ""
+        let indexed = TestStore.backend == .sqlite ? "INDEXED BY loan_records_event_assignment " : ""
         XCTAssertEqual(
             try database.scalarInt(
-                "SELECT COUNT(*) FROM loan_records \(indexed)WHERE assignment_id >= '' "
+                "SELECT COUNT(*) FROM loan_records \(indexed)WHERE event_id >= '' AND assignment_id >= '' "
                     + "AND kind IN ('check_out', 'check_in')"
             ),
             records)

@@ -40,13 +40,11 @@ struct QualityIssue: Sendable {
 enum FleetStoreQuality {
     /// Loan records whose assignment no file has brought (yet): the agents recorded a car that
     /// the back office does not know. They belong to no event, so every fleet report lists them.
+    /// They are the unknown bucket (`event_id` empty), which the importers keep so: one shard.
     static func recordsOfUnknownAssignments(_ database: Database, firstSequence: Int) throws -> [QualityIssue] {
         let statement = try database.prepare(
-            """
-            SELECT r.id, r.assignment_id, r.kind FROM loan_records r
-            WHERE NOT EXISTS (SELECT 1 FROM assignments a WHERE a.id = r.assignment_id)
-            ORDER BY r.id
-            """)
+            "SELECT r.id, r.assignment_id, r.kind FROM loan_records r WHERE r.event_id = ? ORDER BY r.id")
+        try statement.bind([.text(AssignmentEvents.unknown)])
         var records: [UnknownAssignmentRecord] = []
         while try statement.step() {
             records.append(

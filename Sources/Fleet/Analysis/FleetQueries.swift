@@ -28,19 +28,24 @@ enum FleetQueries {
         scope == .wholeTables ? assignments : assignments + " WHERE event_id = ?"
     }
 
+    /// The event's records are those that carry its id (fleet schema step 2: a record carries its
+    /// assignment's event), read through `loan_records_event_assignment`: on a distributed
+    /// database, one shard.
     static func records(_ scope: Scope) -> String {
-        scope == .wholeTables
-            ? records : records + " WHERE assignment_id IN (SELECT id FROM assignments WHERE event_id = ?)"
+        scope == .wholeTables ? records : records + " WHERE event_id = ?"
     }
 
+    /// The event's impacts (`?` the event id, twice), those of its records, found through the
+    /// primary key (record, position) in that order; both tables filtered by the event, so that on
+    /// a distributed database the query stays on the event's shard.
     static func impacts(_ scope: Scope) -> String {
         scope == .wholeTables
             ? impacts
             : impacts.replacingOccurrences(
                 of: "FROM loan_impacts ORDER BY",
                 with: """
-                    FROM loan_impacts WHERE record_id IN (SELECT r.id FROM loan_records r JOIN assignments a
-                        ON a.id = r.assignment_id WHERE a.event_id = ?) ORDER BY
+                    FROM loan_impacts WHERE event_id = ?
+                        AND record_id IN (SELECT id FROM loan_records WHERE event_id = ?) ORDER BY
                     """)
     }
 

@@ -189,7 +189,8 @@ struct FleetRows {
         }
         impacts = AttachedImpacts(slots: stored.count * 2)
         let statement = try database.prepare(FleetQueries.impacts(scope))
-        try statement.bind(ImpactType.allCases.map { .text($0.name) } + (scope == .event ? [.text(eventId)] : []))
+        try statement.bind(
+            ImpactType.allCases.map { .text($0.name) } + (scope == .event ? [.text(eventId), .text(eventId)] : []))
         var currentId: ByteIdentifier?
         var slot: Int32?
         var previousPosition: Int64 = -2
