@@ -21,9 +21,24 @@ final class PostgresConnection: StoreConnection {
     /// The SQL of a command sent without waiting for its result (a writer's merge): read before
     /// the next command, which fails with its error if it had one (`PostgresRowWriters.swift`).
     var pendingSQL: String?
-    /// The query whose rows are being read in single-row mode, if any: nothing else can be sent
-    /// until they are all read (`finishStream`). Weak: the statement owns the connection.
-    private weak var activeStream: PostgresStatement?
+    /// The query whose rows are being read in single-row mode, or the cursor whose next chunk is on
+    /// its way, if any: nothing else can be sent until that is read (`finishStream`). Weak: the
+    /// statement owns the connection.
+    private weak var activeStream: (any PostgresStream)?
+    /// Whether queries read through cursors now: in a reading transaction (a report's snapshot),
+    /// from its `BEGIN` to its end. A writing transaction (an import) keeps single-row mode and
+    /// server-prepared plans for its queries, mostly lookups of one row, where a cursor's DECLARE,
+    /// FETCH and CLOSE would be three commands instead of one.
+    private(set) var readsThroughCursors = false
+    /// How many rows a cursor reads at a time.
+    var readChunk = PostgresReadChunk()
+    private var cursorNumber = 0
+    /// The cursors with rows left on the server, by identity: told when their transaction ends.
+    private var openCursors: [ObjectIdentifier: WeakCursor] = [:]
+
+    private struct WeakCursor {
+        weak var cursor: PostgresCursor?
+    }
 
     /// What this transaction's writers know of the keys of the tables they stage rows for, by
     /// table (`StagedKeys`); emptied whenever a transaction may have begun or ended.
@@ -95,13 +110,14 @@ final class PostgresConnection: StoreConnection {
 
     deinit { PQfinish(handle) }
 
-    func streamStarted(_ statement: PostgresStatement) { activeStream = statement }
+    func streamStarted(_ stream: any PostgresStream) { activeStream = stream }
 
-    func streamEnded(_ statement: PostgresStatement) {
-        if activeStream === statement { activeStream = nil }
+    func streamEnded(_ stream: any PostgresStream) {
+        if activeStream === stream { activeStream = nil }
     }
 
-    /// Reads the rest of a streaming query's rows ahead, so that another command can be sent.
+    /// Reads the rest of a streaming query's rows, or a cursor's chunk on its way, ahead, so that
+    /// another command can be sent.
     func finishStream() {
         activeStream?.drain()
         activeStream = nil
@@ -113,12 +129,52 @@ final class PostgresConnection: StoreConnection {
         return "report_\(statementNumber)"
     }
 
+    /// A name for the next cursor of this connection: a new one for every run, so that a cursor
+    /// left open (closed only by its transaction's end) never stands in a later one's way.
+    func nextCursorName() -> String {
+        cursorNumber += 1
+        return "report_cursor_\(cursorNumber)"
+    }
+
+    func cursorOpened(_ cursor: PostgresCursor) { openCursors[ObjectIdentifier(cursor)] = WeakCursor(cursor: cursor) }
+
+    func cursorEnded(_ cursor: PostgresCursor) { openCursors[ObjectIdentifier(cursor)] = nil }
+
+    /// Tells every cursor with rows left that its transaction ends (`PostgresCursor.transactionEnds`).
+    private func endCursors(committing: Bool) throws {
+        let cursors = openCursors.values.compactMap(\.cursor)
+        openCursors.removeAll()
+        var failure: (any Error)?
+        for cursor in cursors {
+            do { try cursor.transactionEnds(committing: committing) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Sends a command nobody waits for (a cursor's CLOSE), read before the next command as a
+    /// merge is; not sent when the connection is busy or its transaction failed (the transaction's
+    /// end does the same work then).
+    func sendWithoutWaiting(_ sql: String) {
+        guard pendingSQL == nil, activeStream == nil, PQtransactionStatus(handle) == PQTRANS_INTRANS else { return }
+        if PQsendQuery(handle, sql) == 1 { pendingSQL = sql }
+    }
+
     func execute(_ sql: String) throws {
         try awaitPending()
-        if PostgresConnection.controlsTransaction(sql) { stagedKeysByTable.removeAll() }
+        let controlsTransaction = PostgresConnection.controlsTransaction(sql)
+        let reading = readsThroughCursors
+        if controlsTransaction {
+            stagedKeysByTable.removeAll()
+            readsThroughCursors = false
+            try endCursors(committing: ["COMMIT", "END"].contains(SQLText.leadingKeyword(sql)))
+        }
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
+        // A rollback to a savepoint leaves the reading transaction open.
+        if controlsTransaction && reading && PQtransactionStatus(handle) == PQTRANS_INTRANS {
+            readsThroughCursors = true
+        }
     }
 
     /// Throws for a result that is not a success; records the rows a command changed.
@@ -177,6 +233,7 @@ final class PostgresConnection: StoreConnection {
             }
         } else {
             try execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+            readsThroughCursors = true
         }
     }
 

@@ -5,19 +5,22 @@ import Time
 /// A PostgreSQL statement: parameters sent as text (the server parses them by the column or
 /// operator they meet).
 ///
-/// A query (`SELECT`, `WITH`, `VALUES`) streams: it runs in libpq's single-row mode, so a report
-/// over millions of rows holds one row at a time, as a SQLite cursor does, instead of the whole
-/// result. While its rows are being read the connection can run nothing else; when something
+/// A query (`SELECT`, `WITH`, `VALUES`) streams, so that a report over millions of rows holds a
+/// bounded part of them, as a SQLite cursor does, instead of the whole result. In a reading
+/// transaction (a report's snapshot) it reads through a server-side cursor, a chunk of up to
+/// 10,000 rows at a time (`PostgresCursor`: one result object per chunk instead of one per row);
+/// another statement can run between two chunks, so two queries read side by side each hold
+/// at most two chunks. Elsewhere (no transaction, or a writing one) it runs in libpq's single-row
+/// mode: while its rows are being read the connection can run nothing else, and when something
 /// else needs it (another statement, a write, a commit), the rest of the rows are read ahead into
-/// memory first (`drain`), which is what every query cost before. Other statements receive their
-/// whole result on the first `step`.
+/// memory first (`drain`). Other statements receive their whole result on the first `step`.
 ///
 /// A statement run once (most queries of a report) costs one round trip (`PQexecParams`); from
 /// its second run on it is prepared on the server (`PQprepare`, then `PQexecPrepared`), so that an
 /// upsert reused for every record of a file is planned once. Columns come back as text and are
 /// read as SQLite would give them: a boolean as 0/1, a numeric as an integer when it has no
 /// fraction, a float by `strtod` of its shortest exact form (the same Double as was stored).
-final class PostgresStatement: StoreStatement {
+final class PostgresStatement: StoreStatement, PostgresStream {
     /// Strong: the statement deallocates its server-side plan through the connection when it goes.
     let connection: PostgresConnection
     let sql: String
@@ -38,6 +41,9 @@ final class PostgresStatement: StoreStatement {
     /// Results read ahead by `drain`, handed out before reading the wire again.
     private var drained: [OpaquePointer] = []
     private var drainedIndex = 0
+    /// The cursor this run reads its chunks from (a query in a reading transaction), if any;
+    /// `result` is then the chunk being read.
+    private var cursor: PostgresCursor?
 
     init(connection: PostgresConnection, sql: String) {
         self.connection = connection
@@ -56,7 +62,14 @@ final class PostgresStatement: StoreStatement {
         if let preparedName, PQstatus(connection.handle) == CONNECTION_OK, connection.pendingSQL == nil {
             PQclear(PQexec(connection.handle, "DEALLOCATE \(preparedName)"))
         }
+        cursor?.abandon()
     }
+
+    /// Whether this run reads through a cursor (tests).
+    var readsThroughCursor: Bool { cursor != nil }
+
+    /// The rows this statement holds in memory: the chunk being read and any read ahead (tests).
+    var heldRows: Int { (result.map { Int(PQntuples($0)) } ?? 0) + (cursor?.heldRows ?? 0) }
 
     private func clearParameters() {
         for pointer in parameters { free(pointer) }
@@ -84,6 +97,7 @@ final class PostgresStatement: StoreStatement {
 
     func reset() {
         discardStream()
+        endCursor()
         if let result { PQclear(result) }
         result = nil
         row = -1
@@ -96,6 +110,7 @@ final class PostgresStatement: StoreStatement {
         if !running {
             // First step, or a step after the last row: run (again), as SQLite does.
             discardStream()
+            endCursor()
             if let result { PQclear(result) }
             result = nil
             rowCount = 0
@@ -106,9 +121,44 @@ final class PostgresStatement: StoreStatement {
             row += 1
         }
         if row < rowCount { return true }
-        if streams, try nextStreamedRow() { return true }
+        if cursor != nil {
+            if try nextChunk() { return true }
+        } else if streams, try nextStreamedRow() {
+            return true
+        }
         running = false
         return false
+    }
+
+    /// Moves to the first row of the cursor's next chunk; false, the cursor done, after its last.
+    private func nextChunk() throws -> Bool {
+        guard let cursor else { return false }
+        // The chunk read is freed before the next one is waited for: one chunk held, not two.
+        if let result { PQclear(result) }
+        result = nil
+        row = 0
+        rowCount = 0
+        do {
+            while let chunk = try cursor.next() {
+                if let result { PQclear(result) }
+                result = chunk
+                rowCount = Int(PQntuples(chunk))
+                if types.isEmpty { types = (0..<Int(PQnfields(chunk))).map { PQftype(chunk, Int32($0)) } }
+                if rowCount > 0 { return true }
+            }
+        } catch {
+            endCursor()
+            running = false
+            throw error
+        }
+        self.cursor = nil
+        return false
+    }
+
+    /// Stops reading through the cursor of this run, if it has one.
+    private func endCursor() {
+        cursor?.abandon()
+        cursor = nil
     }
 
     /// Moves to the next row of a streaming run (single-row results, then the final empty one).
@@ -173,6 +223,10 @@ final class PostgresStatement: StoreStatement {
 
     private func execute() throws {
         try connection.awaitPending()
+        if streams && connection.readsThroughCursors && PQtransactionStatus(connection.handle) == PQTRANS_INTRANS {
+            try declareCursor()
+            return
+        }
         runs += 1
         if preparedName == nil && runs >= 2 {
             let name = connection.nextStatementName()
@@ -181,19 +235,12 @@ final class PostgresStatement: StoreStatement {
             try connection.check(prepared, sql: sql)
             preparedName = name
         }
-        let count = Int32(parameters.count)
         if streams {
-            let sent: Int32 = parameters.withUnsafeBufferPointer { buffer in
-                buffer.baseAddress!.withMemoryRebound(
-                    to: UnsafePointer<CChar>?.self, capacity: max(1, buffer.count)
-                ) { values in
-                    if let preparedName {
-                        return PQsendQueryPrepared(
-                            connection.handle, preparedName, count, buffer.isEmpty ? nil : values, nil, nil, 0)
-                    }
-                    return PQsendQueryParams(
-                        connection.handle, text, count, nil, buffer.isEmpty ? nil : values, nil, nil, 0)
+            let sent: Int32 = withParameterValues { values, count in
+                if let preparedName {
+                    return PQsendQueryPrepared(connection.handle, preparedName, count, values, nil, nil, 0)
                 }
+                return PQsendQueryParams(connection.handle, text, count, nil, values, nil, nil, 0)
             }
             guard sent == 1 else { throw connection.error(nil, sql: sql) }
             PQsetSingleRowMode(connection.handle)
@@ -202,15 +249,9 @@ final class PostgresStatement: StoreStatement {
             types = []
             return
         }
-        let executed: OpaquePointer? = parameters.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, buffer.count)) {
-                values in
-                if let preparedName {
-                    return PQexecPrepared(
-                        connection.handle, preparedName, count, buffer.isEmpty ? nil : values, nil, nil, 0)
-                }
-                return PQexecParams(connection.handle, text, count, nil, buffer.isEmpty ? nil : values, nil, nil, 0)
-            }
+        let executed: OpaquePointer? = withParameterValues { values, count in
+            if let preparedName { return PQexecPrepared(connection.handle, preparedName, count, values, nil, nil, 0) }
+            return PQexecParams(connection.handle, text, count, nil, values, nil, nil, 0)
         }
         do { try connection.check(executed, sql: sql) } catch {
             PQclear(executed)
@@ -219,6 +260,33 @@ final class PostgresStatement: StoreStatement {
         result = executed
         rowCount = PQresultStatus(executed) == PGRES_TUPLES_OK ? Int(PQntuples(executed)) : 0
         types = (0..<Int(PQnfields(executed))).map { PQftype(executed, Int32($0)) }
+    }
+
+    /// Declares this run's cursor over the query, with its parameters, and asks for the first chunk.
+    /// The DECLARE is not prepared on the server: the query is planned at every run, with the
+    /// run's values, as a run's first execution always was.
+    private func declareCursor() throws {
+        let name = connection.nextCursorName()
+        let declare = "DECLARE \(name) NO SCROLL CURSOR FOR \(text)"
+        let declared: OpaquePointer? = withParameterValues { values, count in
+            PQexecParams(connection.handle, declare, count, nil, values, nil, nil, 0)
+        }
+        defer { PQclear(declared) }
+        try connection.check(declared, sql: sql)
+        types = []
+        cursor = try PostgresCursor(connection: connection, name: name, sql: sql)
+    }
+
+    /// The bound parameters as libpq takes them (nil when there are none), and their count.
+    private func withParameterValues<Result>(
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, Int32) -> Result
+    ) -> Result {
+        guard !parameters.isEmpty else { return body(nil, 0) }
+        return parameters.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                body($0, Int32(buffer.count))
+            }
+        }
     }
 
     var columnCount: Int { result.map { Int(PQnfields($0)) } ?? types.count }
