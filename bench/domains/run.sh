@@ -20,6 +20,10 @@
 # habits: 10,000 users over 365 days                           → report habits --from … --to … (the year)
 # bookings: 500,000 bookings over one year                      → report bookings --from … --to … (the year)
 # Targets: the report takes less time than the import and stays under 256 MB.
+#
+# A/B in one run: COMPARE_BIN=/path/to/another/build/report runs that binary's report on the same
+# database right after this build's (printed as `report-cmp`) and says whether the files of the
+# two are the same; REPORT_RUNS=N makes it N reports of each, interleaved.
 set -euo pipefail
 
 profile="${1:?usage: bench/domains/run.sh fleet|habits|bookings [SCALE]}"
@@ -105,7 +109,20 @@ if [ "$backend" = postgresql ] && [ "${PG_WARM:-}" = 1 ]; then
     as_postgres "$bindir/createdb" -h "$work" -U postgres -T template0 report
     echo "warm: the data imported once into a database since dropped, then CHECKPOINT"
 fi
-mkdir -p "$work/out-reports"
+mkdir -p "$work/out-reports" "$work/out-compare"
 step import "$bin/report" import --busy-timeout 600 --db "$db" "$work/data"
-step report "$bin/report" "${report_args[@]}" --db "$db" --as-of "$as_of" --xlsx --csv --md -o "$work/out-reports"
+for ((run = 1; run <= ${REPORT_RUNS:-1}; run++)); do
+    step report "$bin/report" "${report_args[@]}" --db "$db" --as-of "$as_of" --xlsx --csv --md -o "$work/out-reports"
+    if [ -n "${COMPARE_BIN:-}" ]; then
+        step report-cmp "$COMPARE_BIN" "${report_args[@]}" --db "$db" --as-of "$as_of" --xlsx --csv --md \
+            -o "$work/out-compare"
+    fi
+done
 echo "outputs: $(du -sm "$work/out-reports" | cut -f1) MB in $(find "$work/out-reports" -type f | wc -l) files"
+if [ -n "${COMPARE_BIN:-}" ]; then
+    if diff -r "$work/out-reports" "$work/out-compare" >/dev/null; then
+        echo "outputs of report and report-cmp: identical"
+    else
+        echo "outputs of report and report-cmp: DIFFERENT"
+    fi
+fi
