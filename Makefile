@@ -92,20 +92,24 @@ docs-cli:
 # `make bench`: the table of peers (issue 32 item 3), one run, Markdown on standard output: the
 # BENCH_COUNT-task import against DuckDB and sqlite-utils with SQLite's floor, and the three domain
 # profiles at BENCH_SCALE on SQLite, PostgreSQL and Citus against the targets (bench/peers.sh).
-# About an hour at the defaults; `make bench BENCH_COUNT=50000 BENCH_SCALE=0.05` checks it works.
+# Long at the defaults (the 1.6 GB habits data is imported three times, and sqlite-utils is slow):
+# `make bench BENCH_SCALE=0.25` is shorter; `make bench BENCH_COUNT=50000 BENCH_SCALE=0.05` checks
+# that it works.
 BENCH_COUNT ?= 1000000
 BENCH_SCALE ?= 1
 bench: bench-deps
-	bench/peers.sh $(BENCH_COUNT) $(BENCH_SCALE)
+	@echo "bench/peers.sh $(BENCH_COUNT) $(BENCH_SCALE)" >&2
+	@bench/peers.sh $(BENCH_COUNT) $(BENCH_SCALE)
 
 # What `make bench` measures against: PostgreSQL, the two peers from PyPI, Citus when its installer
-# is beside the repository (each only when missing).
+# is beside the repository (each only when missing; what they say goes to standard error, so that
+# `make bench > table.md` holds the Markdown alone).
 bench-deps: deps
-	@dpkg -s postgresql >/dev/null 2>&1 || { echo "installing: postgresql"; (apt-get update -qq || true) && \
+	@dpkg -s postgresql >/dev/null 2>&1 || { echo "installing: postgresql" >&2; (apt-get update -qq || true) && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >/dev/null; }
 	@python3 -c "import duckdb" 2>/dev/null && command -v sqlite-utils >/dev/null || \
-	  python3 -m pip install -q --root-user-action=ignore duckdb sqlite-utils
-	@if [ -f $(CITUS_INSTALL) ]; then bash $(CITUS_INSTALL); fi
+	  python3 -m pip install -q --root-user-action=ignore duckdb sqlite-utils >&2
+	@if [ -f $(CITUS_INSTALL) ]; then bash $(CITUS_INSTALL) >&2; fi
 
 # The benchmarks one by one, each with its own text output.
 bench-each: bench-import bench-xlsx bench-fleet bench-bookings bench-habits

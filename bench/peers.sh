@@ -176,6 +176,7 @@ for profile in "${profiles[@]}"; do
             status[$profile/$backend]=ok
         else
             status[$profile/$backend]="failed"
+            notes+=("$profile on ${backend_name[$backend]} failed (its log's tail is on standard error); its rows show what it measured before.")
         fi
         # bench/domains/run.sh's step lines: name, wall s, CPU s, peak RSS MB (also of a failed run,
         # as far as it got).
