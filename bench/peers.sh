@@ -201,7 +201,7 @@ for profile in "${profiles[@]}"; do sizes+="$profile ${data_mb[$profile]:-?} MB,
 sizes="${sizes%, } of JSON)"
 echo "**Table of peers** — commit \`$commit\`, $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)," \
     "load $load_start at start and $load_end at end (1, 5, 15 min), $(date -u -d "@$started" '+%Y-%m-%d %H:%M')–$(date -u -d "@$ended" +%H:%M) UTC" \
-    "($(((ended - started + 30) / 60)) min), $sizes; $(join_versions)."
+    "($(((ended - started) / 60)) min $(((ended - started) % 60)) s), $sizes; $(join_versions)."
 echo
 echo "| $(thousands "$count")-task import | wall s | peak MB | this ÷ report (SQLite) | report (SQLite) ÷ this |"
 echo "|---|---:|---:|---:|---:|"
