@@ -20,7 +20,7 @@ SWIFT_FLAGS := --explicit-target-dependency-import-check error
 
 FORMAT_PATHS := Sources Tests bench/Sources fuzz/targets Package.swift
 
-.PHONY: format format-check deps test-deps build release demo test bench bench-import bench-xlsx bench-fleet bench-bookings bench-habits clean docs-cli check-sample fuzz fuzz-build
+.PHONY: format format-check deps test-deps build release demo test bench bench-deps bench-each bench-backends bench-import bench-xlsx bench-fleet bench-bookings bench-habits clean docs-cli check-sample fuzz fuzz-build
 
 # Installs only what is missing, so a second run costs nothing.
 deps:
@@ -89,7 +89,30 @@ docs-cli:
 	swift test $(SWIFT_FLAGS) --skip-build --filter CLIReferenceTests
 
 # Benchmarks (figures recorded in docs/BENCHMARKS.md). Not part of the tests.
-bench: bench-import bench-xlsx bench-fleet bench-bookings bench-habits
+# `make bench`: the table of peers (issue 32 item 3), one run, Markdown on standard output: the
+# BENCH_COUNT-task import against DuckDB and sqlite-utils with SQLite's floor, and the three domain
+# profiles at BENCH_SCALE on SQLite, PostgreSQL and Citus against the targets (bench/peers.sh).
+# Long at the defaults (the 1.6 GB habits data is imported three times, and sqlite-utils is slow):
+# `make bench BENCH_SCALE=0.25` is shorter; `make bench BENCH_COUNT=50000 BENCH_SCALE=0.05` checks
+# that it works.
+BENCH_COUNT ?= 1000000
+BENCH_SCALE ?= 1
+bench: bench-deps
+	@echo "bench/peers.sh $(BENCH_COUNT) $(BENCH_SCALE)" >&2
+	@bench/peers.sh $(BENCH_COUNT) $(BENCH_SCALE)
+
+# What `make bench` measures against: PostgreSQL, the two peers from PyPI, Citus when its installer
+# is beside the repository (each only when missing; what they say goes to standard error, so that
+# `make bench > table.md` holds the Markdown alone).
+bench-deps: deps
+	@dpkg -s postgresql >/dev/null 2>&1 || { echo "installing: postgresql" >&2; (apt-get update -qq || true) && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >/dev/null; }
+	@python3 -c "import duckdb" 2>/dev/null && command -v sqlite-utils >/dev/null || \
+	  python3 -m pip install -q --root-user-action=ignore duckdb sqlite-utils >&2
+	@if [ -f $(CITUS_INSTALL) ]; then bash $(CITUS_INSTALL) >&2; fi
+
+# The benchmarks one by one, each with its own text output.
+bench-each: bench-import bench-xlsx bench-fleet bench-bookings bench-habits
 
 bench-import: deps
 	@python3 -c "import duckdb" 2>/dev/null || python3 -m pip install -q --root-user-action=ignore duckdb sqlite-utils
@@ -105,7 +128,6 @@ bench-fleet bench-bookings bench-habits: deps
 
 # The three domain profiles on SQLite, single PostgreSQL and Citus in one run (issue 29 item 7):
 # `make bench-backends BENCH_SCALE=0.25`.
-BENCH_SCALE ?= 1
 bench-backends: deps
 	bench/domains/backends.sh $(BENCH_SCALE)
 

@@ -24,6 +24,12 @@
 # A/B in one run: COMPARE_BIN=/path/to/another/build/report runs that binary's report on the same
 # database right after this build's (printed as `report-cmp`) and says whether the files of the
 # two are the same; REPORT_RUNS=N makes it N reports of each, interleaved.
+#
+# For a caller that runs several backends on the same data (bench/peers.sh): BENCH_DATA=DIR uses
+# that profile's data, already generated at that scale, instead of generating it again;
+# BENCH_BIN=DIR uses the release binaries there instead of building; EXTRA_REPORTS=1 also times
+# the profile's other reports, each on its own line: habits `report-day` (--date 2026-11-28, the
+# nightly's day), bookings `report-month` (--month 2026-11, the month holding --as-of).
 set -euo pipefail
 
 profile="${1:?usage: bench/domains/run.sh fleet|habits|bookings [SCALE]}"
@@ -40,21 +46,34 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+# A signal ends the script through its EXIT trap, so the clusters are stopped then too.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 as_of="2026-11-29T06:00:00+01:00"
 
+extra_name="" extra_args=()
 case "$profile" in
     fleet) report_args=(fleet --event salon-bench) ;;
-    habits) report_args=(habits --from 2025-11-29 --to 2026-11-28) ;;
-    bookings) report_args=(bookings --from 2025-12-01 --to 2026-11-30) ;;
+    habits) report_args=(habits --from 2025-11-29 --to 2026-11-28) extra_name=report-day extra_args=(habits --date 2026-11-28) ;;
+    bookings) report_args=(bookings --from 2025-12-01 --to 2026-11-30) extra_name=report-month extra_args=(bookings --month 2026-11) ;;
     *) echo "unknown profile $profile (fleet, habits, bookings)" >&2; exit 2 ;;
 esac
 
-echo "building report and report-sample (release)..." >&2
-(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --product report >&2 && swift build --explicit-target-dependency-import-check error -c release --product report-sample >&2)
-bin="$(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --show-bin-path)"
-"$bin/report-sample" scale --profile "$profile" --scale "$scale" --out "$work/data"
-size=$(du -sm "$work/data" | cut -f1)
+if [ -n "${BENCH_BIN:-}" ]; then
+    bin="$BENCH_BIN"
+else
+    echo "building report and report-sample (release)..." >&2
+    (cd "$root" && swift build --explicit-target-dependency-import-check error -c release --product report >&2 && swift build --explicit-target-dependency-import-check error -c release --product report-sample >&2)
+    bin="$(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --show-bin-path)"
+fi
+if [ -n "${BENCH_DATA:-}" ]; then
+    data="$BENCH_DATA"
+else
+    data="$work/data"
+    "$bin/report-sample" scale --profile "$profile" --scale "$scale" --out "$data"
+fi
+size=$(du -sm "$data" | cut -f1)
 echo "data: $profile at scale $scale, $size MB of JSON"
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), load $(cut -d' ' -f1 /proc/loadavg); $(date -u +%Y-%m-%d)"
 printf '%-10s %10s %10s %12s\n' "step" "wall s" "CPU s" "peak RSS MB"
@@ -103,14 +122,14 @@ case "$backend" in
 esac
 
 if [ "$backend" = postgresql ] && [ "${PG_WARM:-}" = 1 ]; then
-    "$bin/report" import --quiet --busy-timeout 600 --db "$db" "$work/data" >/dev/null
+    "$bin/report" import --quiet --busy-timeout 600 --db "$db" "$data" >/dev/null
     as_postgres "$bindir/psql" -q -h "$work" -U postgres -d postgres -c CHECKPOINT
     as_postgres "$bindir/dropdb" -h "$work" -U postgres report
     as_postgres "$bindir/createdb" -h "$work" -U postgres -T template0 report
     echo "warm: the data imported once into a database since dropped, then CHECKPOINT"
 fi
 mkdir -p "$work/out-reports" "$work/out-compare"
-step import "$bin/report" import --busy-timeout 600 --db "$db" "$work/data"
+step import "$bin/report" import --busy-timeout 600 --db "$db" "$data"
 for ((run = 1; run <= ${REPORT_RUNS:-1}; run++)); do
     step report "$bin/report" "${report_args[@]}" --db "$db" --as-of "$as_of" --xlsx --csv --md -o "$work/out-reports"
     if [ -n "${COMPARE_BIN:-}" ]; then
@@ -118,6 +137,10 @@ for ((run = 1; run <= ${REPORT_RUNS:-1}; run++)); do
             -o "$work/out-compare"
     fi
 done
+if [ "${EXTRA_REPORTS:-}" = 1 ] && [ -n "$extra_name" ]; then
+    mkdir -p "$work/out-extra"
+    step "$extra_name" "$bin/report" "${extra_args[@]}" --db "$db" --as-of "$as_of" --xlsx --csv --md -o "$work/out-extra"
+fi
 echo "outputs: $(du -sm "$work/out-reports" | cut -f1) MB in $(find "$work/out-reports" -type f | wc -l) files"
 if [ -n "${COMPARE_BIN:-}" ]; then
     if diff -r "$work/out-reports" "$work/out-compare" >/dev/null; then

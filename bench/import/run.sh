@@ -11,7 +11,8 @@
 # settings and durability), stopped and removed at the end.
 #
 # Needs /usr/bin/time (apt-get install time); the peers come from PyPI (pip install sqlite-utils
-# duckdb) and are skipped with a note when missing.
+# duckdb) and are skipped with a note when missing. BENCH_BIN=DIR uses the release binaries there
+# instead of building.
 set -euo pipefail
 
 count="${1:-1000000}"
@@ -25,11 +26,18 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+# A signal ends the script through its EXIT trap, so the cluster is stopped then too.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-echo "building report and report-sample (release)..." >&2
-(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --product report >&2 && swift build --explicit-target-dependency-import-check error -c release --product report-sample >&2 \
-    && swift build --explicit-target-dependency-import-check error -c release --product report-bench >&2)
-bin="$(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --show-bin-path)"
+if [ -n "${BENCH_BIN:-}" ]; then
+    bin="$BENCH_BIN"    # release binaries already built by the caller (bench/peers.sh)
+else
+    echo "building report and report-sample (release)..." >&2
+    (cd "$root" && swift build --explicit-target-dependency-import-check error -c release --product report >&2 && swift build --explicit-target-dependency-import-check error -c release --product report-sample >&2 \
+        && swift build --explicit-target-dependency-import-check error -c release --product report-bench >&2)
+    bin="$(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --show-bin-path)"
+fi
 "$bin/report-sample" generate --kind tasks --count "$count" --out "$work/tasks.json" --seed 1
 size=$(stat -c %s "$work/tasks.json")
 echo "input: $count task records, $((size / 1048576)) MB ($work/tasks.json)"
