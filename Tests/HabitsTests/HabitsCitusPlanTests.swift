@@ -7,7 +7,8 @@ import XCTest
 /// Issue 29 item 5, habits: on a Citus cluster (tables laid out as `report distribute` does), the
 /// question "has this user anything" (`--user`) goes to the one worker of that user's shard, and
 /// the read of a range of users' flows with their contexts, a join of two tables colocated by
-/// user, runs whole on each worker. Only in the Citus pass.
+/// user, runs whole on each worker, as do the reads of a window of the days after a cached state
+/// (the nightly's day report). Only in the Citus pass.
 final class HabitsCitusPlanTests: XCTestCase {
     func testOneUsersQueryIsARouterQueryAndTheFlowsJoinRunsOnTheWorkers() throws {
         try CitusPlan.requireCitus()
@@ -24,5 +25,45 @@ final class HabitsCitusPlanTests: XCTestCase {
         XCTAssertTrue(CitusPlan.isPushedDownWhole(flows), flows)
         // The join is in each worker's plan: it names the shards of both tables.
         XCTAssertTrue(flows.contains(" flows_") && flows.contains(" flow_contexts_"), flows)
+    }
+
+    /// The window reads of a batch of users (`HabitsWindowRecordReader`): tasks and flows dated
+    /// or done in the window, each one query the workers of the ids' shards answer whole (as a
+    /// union they were distributed subplans gathered on the coordinator first).
+    func testAWindowsTasksAndFlowsRunWholeOnTheWorkers() throws {
+        try CitusPlan.requireCitus()
+        let store = try HabitsTestStore()
+        try store.user("u1", timezone: "Europe/Paris")
+        try store.task("t1", date: "2026-11-01")
+        try store.flow("f1", date: "2026-11-01", steps: [true])
+
+        let ids = (1...HabitsWindowRecordReader.idsPerQuery).map { SQLValue.text("u\($0)") }
+        let window: [SQLValue] = [
+            .text("2026-11-01"), .text("2026-11-02"), .integer(1_761_868_800_000_000), .integer(1_762_300_800_000_000),
+        ]
+        for sql in [HabitsWindowRecordReader.tasksSQL, HabitsWindowRecordReader.flowsSQL] {
+            let plan = try CitusPlan.explain(store.database, sql, ids + window)
+            XCTAssertTrue(CitusPlan.isPushedDownWhole(plan), plan)
+        }
+    }
+
+    /// On SQLite the same window reads are the union of two index searches (the dated rows by
+    /// `(user_id, date)`, the done ones by `(user_id, completed_at_us)`), never a read of every
+    /// row of the users, which a window exists to avoid. Only in the SQLite pass.
+    func testOnSQLiteAWindowsReadsSearchTwoIndexes() throws {
+        guard TestStore.backend == .sqlite else { throw XCTSkip("the SQLite pass only") }
+        let store = try HabitsTestStore()
+        try store.user("u1", timezone: "Europe/Paris")
+        let ids = (1...HabitsWindowRecordReader.idsPerQuery).map { SQLValue.text("u\($0)") }
+        let window: [SQLValue] = [.text("2026-11-01"), .text("2026-11-02"), .integer(0), .integer(1)]
+        for (sql, table) in [
+            (HabitsWindowRecordReader.tasksSQL, "tasks"), (HabitsWindowRecordReader.flowsSQL, "flows"),
+        ] {
+            let plan = try store.database.rows("EXPLAIN QUERY PLAN " + sql, ids + window)
+                .compactMap { $0.last?.string }.joined(separator: "\n")
+            XCTAssertTrue(plan.contains("MULTI-INDEX OR"), plan)
+            XCTAssertTrue(plan.contains("INDEX \(table)_user_date (user_id=? AND date>? AND date<?)"), plan)
+            XCTAssertTrue(plan.contains("INDEX \(table)_user_completed (user_id=? AND completed_at_us>?"), plan)
+        }
     }
 }
