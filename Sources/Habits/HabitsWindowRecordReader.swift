@@ -20,55 +20,61 @@ final class HabitsWindowRecordReader {
     /// dates and instants).
     private let statements: HabitsBatchStatements
 
-    /// How many ids a window query names (`user_id IN (?1, …)`): a batch's users of one state
-    /// day, the list padded with its last id. A list, not a range, so that each user's rows are
-    /// found by a seek of the `(user_id, date)` and `(user_id, completed_at_us)` indexes; a range
-    /// of ids would read every completed task of those users to find the window's few.
-    static let idsPerQuery = HabitsAnalysis.batchSize
+    /// How many ids a window query names (`user_id IN (?1, …)`): users of one state day, the
+    /// list padded with its last id (`HabitsBatching.idsPerWindowQuery`). A list, not a range, so
+    /// that each user's rows are found by a seek of the `(user_id, date)` and
+    /// `(user_id, completed_at_us)` indexes; a range of ids would read every completed task of
+    /// those users to find the window's few.
+    let idsPerQuery: Int
 
-    /// `user_id IN (?1, …)`, the `idsPerQuery` ids of a window query.
-    private static let ids = "user_id IN (" + (1...idsPerQuery).map { "?\($0)" }.joined(separator: ", ") + ")"
+    /// `user_id IN (?1, …?n)`.
+    private static func ids(_ n: Int) -> String {
+        "user_id IN (" + (1...n).map { "?\($0)" }.joined(separator: ", ") + ")"
+    }
     // Tasks and flows take the dates then the instants after the ids; sessions and logins the
     // instants, moods the dates (every placeholder is used: PostgreSQL types each by its use).
-    private static let firstDate = "?\(idsPerQuery + 1)", lastDate = "?\(idsPerQuery + 2)"
-    private static let start = "?\(idsPerQuery + 3)", end = "?\(idsPerQuery + 4)"
 
-    /// A window's tasks: those dated in it, or done in it. One disjunction, each side naming the
-    /// ids, rather than a union of two selects: SQLite reads it as the union of two index searches
-    /// (`MULTI-INDEX OR` of `tasks_user_date` and `tasks_user_completed`), PostgreSQL as a
-    /// `BitmapOr` of the same indexes, and Citus runs it whole on the workers of the ids' shards,
-    /// where a union was two distributed subplans gathered on the coordinator first (about 80 ms
-    /// a batch on the test cluster; `HabitsCitusPlanTests`). Rows by user (the order of a user's
-    /// tasks does not matter: they are counted).
-    static let tasksSQL = """
+    /// A window's tasks (`n` ids, then the first and last date, then the first and end instant):
+    /// those dated in it, or done in it. One disjunction, each side naming the ids, rather than a
+    /// union of two selects: SQLite reads it as the union of two index searches (`MULTI-INDEX OR`
+    /// of `tasks_user_date` and `tasks_user_completed`), PostgreSQL as a `BitmapOr` of the same
+    /// indexes, and Citus runs it whole on the workers of the ids' shards, where a union was two
+    /// distributed subplans gathered on the coordinator first (about 80 ms a list of 64 ids on the
+    /// test cluster; `HabitsCitusPlanTests`). Rows by user (the order of a user's tasks does not
+    /// matter: they are counted).
+    static func tasksSQL(ids n: Int) -> String {
+        """
         SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks
-        WHERE (\(ids) AND date BETWEEN \(firstDate) AND \(lastDate))
-           OR (\(ids) AND state = 'terminee' AND completed_at_us IS NOT NULL
-               AND completed_at_us >= \(start) AND completed_at_us < \(end))
+        WHERE (\(ids(n)) AND date BETWEEN ?\(n + 1) AND ?\(n + 2))
+           OR (\(ids(n)) AND state = 'terminee' AND completed_at_us IS NOT NULL
+               AND completed_at_us >= ?\(n + 3) AND completed_at_us < ?\(n + 4))
         ORDER BY 1
         """
+    }
 
-    /// A window's flows with their contexts: those dated in it, or done in it, as `tasksSQL`
-    /// (a disjunction, not `id IN (a union)`, which Citus planned as three subplans: about 115 ms
-    /// a batch), by user, flow id and context position.
-    static let flowsSQL = """
+    /// A window's flows with their contexts, as `tasksSQL` (a disjunction, not `id IN (a union)`,
+    /// which Citus planned as three subplans: about 115 ms a list of 64 ids), by user, flow id and
+    /// context position.
+    static func flowsSQL(ids n: Int) -> String {
+        """
         SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
                f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
         FROM flows f LEFT JOIN flow_contexts c ON c.user_id = f.user_id AND c.flow_id = f.id AND f.etat = 'termine'
-        WHERE (f.\(ids) AND f.date BETWEEN \(firstDate) AND \(lastDate))
-           OR (f.\(ids) AND f.etat = 'termine' AND f.completed_at_us IS NOT NULL
-               AND f.completed_at_us >= \(start) AND f.completed_at_us < \(end))
+        WHERE (f.\(ids(n)) AND f.date BETWEEN ?\(n + 1) AND ?\(n + 2))
+           OR (f.\(ids(n)) AND f.etat = 'termine' AND f.completed_at_us IS NOT NULL
+               AND f.completed_at_us >= ?\(n + 3) AND f.completed_at_us < ?\(n + 4))
         ORDER BY f.user_id, f.id, c.position
         """
+    }
 
-    init(database: Database) throws {
-        let n = Self.idsPerQuery
-        let ids = Self.ids, firstDate = Self.firstDate, lastDate = Self.lastDate
+    init(database: Database, ids n: Int) throws {
+        idsPerQuery = n
+        let ids = Self.ids(n), firstDate = "?\(n + 1)", lastDate = "?\(n + 2)"
         let onlyStart = "?\(n + 1)", onlyEnd = "?\(n + 2)"
         let users = try database.prepare(
             "SELECT id, timezone FROM users WHERE \(ids.replacingOccurrences(of: "user_id", with: "id")) ORDER BY id")
-        let tasks = try database.prepare(Self.tasksSQL)
-        let flows = try database.prepare(Self.flowsSQL)
+        let tasks = try database.prepare(Self.tasksSQL(ids: n))
+        let flows = try database.prepare(Self.flowsSQL(ids: n))
         let sessions = try database.prepare(
             """
             SELECT user_id, id, started_at_us, total_seconds, remaining_seconds, ended_at_us FROM focus_sessions
@@ -107,17 +113,20 @@ extension HabitsWindowRecordReader {
             groups[throughDay, default: []].append(index)
         }
         var read = Set<Int>()
-        for (throughDay, members) in groups.sorted(by: { $0.key < $1.key }) {
-            guard let batch = HabitsBatch(ids: ids, wanted: members, resetting: &records) else { continue }
-            let window = HabitsWindow(after: throughDay, through: last)
-            let listed = members.map { SQLValue.text(ids[$0]) }
-            let list = listed + Array(repeating: listed[listed.count - 1], count: Self.idsPerQuery - listed.count)
-            let dates: [SQLValue] = [.day(Day(ordinal: window.firstDay)), .day(last)]
-            let instants: [SQLValue] = [.integer(window.startMicroseconds), .integer(window.endMicroseconds)]
-            try statements.read(
-                batch, into: &records, users: list, tasks: list + dates + instants, flows: list + dates + instants,
-                sessions: list + instants, logins: list + instants, moods: list + dates)
-            for index in members where records[index].isKnown { read.insert(index) }
+        for (throughDay, group) in groups.sorted(by: { $0.key < $1.key }) {
+            for first in stride(from: 0, to: group.count, by: idsPerQuery) {
+                let members = Array(group[first..<min(first + idsPerQuery, group.count)])
+                guard let batch = HabitsBatch(ids: ids, wanted: members, resetting: &records) else { continue }
+                let window = HabitsWindow(after: throughDay, through: last)
+                let listed = members.map { SQLValue.text(ids[$0]) }
+                let list = listed + Array(repeating: listed[listed.count - 1], count: idsPerQuery - listed.count)
+                let dates: [SQLValue] = [.day(Day(ordinal: window.firstDay)), .day(last)]
+                let instants: [SQLValue] = [.integer(window.startMicroseconds), .integer(window.endMicroseconds)]
+                try statements.read(
+                    batch, into: &records, users: list, tasks: list + dates + instants, flows: list + dates + instants,
+                    sessions: list + instants, logins: list + instants, moods: list + dates)
+                for index in members where records[index].isKnown { read.insert(index) }
+            }
         }
         return read
     }

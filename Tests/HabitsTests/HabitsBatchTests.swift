@@ -100,4 +100,53 @@ final class HabitsBatchTests: XCTestCase {
         let full = try HabitsAnalysis.report(database: store.database, options: resumedOptions)
         for table in ["daily", "streaks"] { XCTAssertEqual(resumed.rows(table), full.rows(table), table) }
     }
+
+    /// A resumed report reads its users' windows `windowUsers` at a time in lists of
+    /// `idsPerWindowQuery` ids, and the whole histories `wholeUsers` at a time inside them: with
+    /// small sizes (a day's group of states cut across lists and batches, windows smaller than
+    /// the whole-history batch) every user is read once and the figures are the full walk's.
+    func testResumedReportsGiveTheFullFiguresWhateverTheBatches() throws {
+        let ids = (0..<41).map { String(format: "w%02d", $0) }
+        for (number, id) in ids.enumerated() {
+            // Every fourth user has no `users` record: their whole history is read (`unknown_user`).
+            if number % 4 != 3 { try store.user(id, timezone: number % 2 == 0 ? "Asia/Tokyo" : "Europe/Paris") }
+            for day in 1...28 {
+                let date = String(format: "2026-11-%02d", day)
+                try store.task(
+                    "\(id)-t\(day)", user: id, date: date, state: (day + number) % 3 == 0 ? "a_faire" : "terminee")
+                if (day + number) % 4 == 0 { try store.flow("\(id)-f\(day)", user: id, date: date, steps: [true]) }
+            }
+        }
+        // States of two days (a week before each report's end): most users' from a report through
+        // the 20th, some moved later by their own report through the 24th.
+        _ = try store.report(from: "2026-11-10", to: "2026-11-20")
+        for id in ids.enumerated().filter({ $0.offset % 3 == 0 }).map(\.element) {
+            _ = try store.report(from: "2026-11-21", to: "2026-11-24", user: id)
+        }
+        XCTAssertEqual(
+            try store.database.scalarInt("SELECT COUNT(DISTINCT through_day) FROM habits_streak_state"), 2)
+        let states = try store.database.rows("SELECT * FROM habits_streak_state")
+        var options = HabitsOptions(from: Day("2026-11-26")!, to: Day("2026-11-28")!, asOf: HabitsTestStore.asOf)
+        options.usesStreakStateCache = false
+        let full = try HabitsAnalysis.report(database: store.database, options: options)
+        XCTAssertEqual(Set(full.rows("daily").compactMap { "\($0[0])" }).count, ids.count, "every user has a row")
+        options.usesStreakStateCache = true
+        let batchings: [HabitsBatching] = [
+            .standard, HabitsBatching(wholeUsers: 4, windowUsers: 16, idsPerWindowQuery: 5),
+            HabitsBatching(wholeUsers: 7, windowUsers: 3, idsPerWindowQuery: 2),
+        ]
+        for batching in batchings {
+            // Each run saves later states: each starts from the same ones.
+            try store.database.run("DELETE FROM habits_streak_state")
+            for state in states {
+                let placeholders = state.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+                try store.database.run("INSERT INTO habits_streak_state VALUES (\(placeholders))", state)
+            }
+            let label = "windows of \(batching.windowUsers) in lists of \(batching.idsPerWindowQuery)"
+            let resumed = try HabitsAnalysis.report(database: store.database, options: options, batching: batching)
+            for table in ["daily", "streaks"] {
+                XCTAssertEqual(resumed.rows(table), full.rows(table), "\(label): \(table)")
+            }
+        }
+    }
 }

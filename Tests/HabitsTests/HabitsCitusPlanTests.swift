@@ -37,11 +37,12 @@ final class HabitsCitusPlanTests: XCTestCase {
         try store.task("t1", date: "2026-11-01")
         try store.flow("f1", date: "2026-11-01", steps: [true])
 
-        let ids = (1...HabitsWindowRecordReader.idsPerQuery).map { SQLValue.text("u\($0)") }
+        let n = HabitsBatching.standard.idsPerWindowQuery
+        let ids = (1...n).map { SQLValue.text("u\($0)") }
         let window: [SQLValue] = [
             .text("2026-11-01"), .text("2026-11-02"), .integer(1_761_868_800_000_000), .integer(1_762_300_800_000_000),
         ]
-        for sql in [HabitsWindowRecordReader.tasksSQL, HabitsWindowRecordReader.flowsSQL] {
+        for sql in [HabitsWindowRecordReader.tasksSQL(ids: n), HabitsWindowRecordReader.flowsSQL(ids: n)] {
             let plan = try CitusPlan.explain(store.database, sql, ids + window)
             XCTAssertTrue(CitusPlan.isPushedDownWhole(plan), plan)
         }
@@ -54,10 +55,11 @@ final class HabitsCitusPlanTests: XCTestCase {
         guard TestStore.backend == .sqlite else { throw XCTSkip("the SQLite pass only") }
         let store = try HabitsTestStore()
         try store.user("u1", timezone: "Europe/Paris")
-        let ids = (1...HabitsWindowRecordReader.idsPerQuery).map { SQLValue.text("u\($0)") }
+        let n = HabitsBatching.standard.idsPerWindowQuery
+        let ids = (1...n).map { SQLValue.text("u\($0)") }
         let window: [SQLValue] = [.text("2026-11-01"), .text("2026-11-02"), .integer(0), .integer(1)]
         for (sql, table) in [
-            (HabitsWindowRecordReader.tasksSQL, "tasks"), (HabitsWindowRecordReader.flowsSQL, "flows"),
+            (HabitsWindowRecordReader.tasksSQL(ids: n), "tasks"), (HabitsWindowRecordReader.flowsSQL(ids: n), "flows"),
         ] {
             let plan = try store.database.rows("EXPLAIN QUERY PLAN " + sql, ids + window)
                 .compactMap { $0.last?.string }.joined(separator: "\n")
