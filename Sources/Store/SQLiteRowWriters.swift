@@ -116,7 +116,16 @@ final class SQLiteBatchUpsertWriter: StoreRowWriter, BufferingWriter {
 /// The temporary table a load in key order stages a table's rows in (`Database.loadInKeyOrder`),
 /// with the statements that fill it and the merge that empties it into the table sorted by key.
 /// Made at the first batch after each flush: a rollback may have dropped the table.
+///
+/// Memory: the stage's pages pass through the temporary database's cache, kept at
+/// `stageCacheKiB`, and the merge's sort holds as many bytes as the main cache's size before it
+/// spills sorted runs to temporary files, so the main cache is lowered to `mergeCacheKiB` for the
+/// merge (appending in key order needs few pages) and set back after: the import's peak stays
+/// under its 64 MB (docs/BENCHMARKS.md, issue 32 item 2).
 final class SQLiteKeyOrderStage {
+    static let stageCacheKiB = 512
+    static let mergeCacheKiB = 2048
+
     private let connection: SQLiteConnection
     let batch: SQLiteStatement
     let single: SQLiteStatement
@@ -129,6 +138,7 @@ final class SQLiteKeyOrderStage {
         let list = columns.joined(separator: ", ")
         try connection.execute(
             "CREATE TEMP TABLE IF NOT EXISTS report_stage_\(table) AS SELECT \(list) FROM main.\(table) WHERE 0")
+        try connection.execute("PRAGMA temp.cache_size = -\(Self.stageCacheKiB)")
         batch = try SQLiteStatement(
             connection: connection, sql: Upsert.insert(table: name, columns: columns, rows: rows))
         single = try SQLiteStatement(connection: connection, sql: Upsert.insert(table: name, columns: columns))
@@ -137,6 +147,10 @@ final class SQLiteKeyOrderStage {
 
     /// Upserts the staged rows into the table in key order, then empties the stage.
     func merge() throws {
+        let cache = try connection.scalarInt("PRAGMA main.cache_size") ?? 0
+        let lowered = cache < -Int64(Self.mergeCacheKiB)
+        if lowered { try connection.execute("PRAGMA main.cache_size = -\(Self.mergeCacheKiB)") }
+        defer { if lowered { try? connection.execute("PRAGMA main.cache_size = \(cache)") } }
         try connection.execute(mergeSQL)
         try connection.execute("DELETE FROM \(name)")
     }
