@@ -121,6 +121,36 @@ public enum FleetSchema {
                 ON loan_records(event_id, assignment_id, kind, recorded_at_us, import_seq, id);
             """)
 
+    /// Step 3: the two indexes no query reads by go (issue 32 item 2; docs/BENCHMARKS.md, "each
+    /// B-tree accounted for"). No report, import, status or check query looks assignments up by
+    /// driver or groups up by event: the fleet analysis reads every group and driver whole and
+    /// joins them in memory. SQLite's plans used `assignments_driver` and `groups_event` only as
+    /// the narrowest B-tree to scan for a `count(*)` of the whole table, which the key's index
+    /// serves as well; `assignments_driver` was a B-tree the import built for every
+    /// assignments file (after the load of a bulk file, row by row otherwise).
+    ///
+    /// On PostgreSQL one `DO` block: Citus propagates an index's drop on a distributed table to its
+    /// shards only from a command string of one statement (it refuses `DROP …; DROP …;` sent
+    /// at once), and the drops go to the shards one connection at a time
+    /// (`citus.multi_shard_modify_mode`, for this transaction; a setting PostgreSQL without Citus
+    /// keeps and ignores), since the migration's transaction then creates functions, which Citus
+    /// refuses after a parallel command on a distributed table.
+    public static let version3 = Migration(
+        domain: "fleet", version: 3,
+        sql: """
+            DROP INDEX IF EXISTS assignments_driver;
+            DROP INDEX IF EXISTS groups_event;
+            """,
+        dialects: [
+            .postgresql: """
+            DO $$ BEGIN
+                PERFORM set_config('citus.multi_shard_modify_mode', 'sequential', true);
+                DROP INDEX IF EXISTS assignments_driver;
+                DROP INDEX IF EXISTS groups_event;
+            END $$
+            """
+        ])
+
     /// Every step of the fleet schema, oldest first.
-    public static let migrations: [Migration] = [version1, version2]
+    public static let migrations: [Migration] = [version1, version2, version3]
 }

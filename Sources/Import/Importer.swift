@@ -152,6 +152,7 @@ public final class Importer: FileReading {
             let bulk = digest.size >= options.bulkIndexBytes
             let deferred =
                 bulk ? try kind.bulkTables.flatMap(dropSecondaryIndexes) : []
+            if bulk { try database.loadInKeyOrder(kind.bulkTables) }
             let sink = StoreSink(
                 importer: importer, importId: importId,
                 insertReject: try database.prepare(

@@ -13,6 +13,8 @@ public final class Database {
     public var kind: StoreKind { connection.kind }
     /// The writers holding rows not yet in their tables: see `UpsertWriter`.
     let pending = PendingWrites()
+    /// The tables loaded in key order in the current transaction (`loadInKeyOrder`).
+    let keyOrder = KeyOrderLoads()
     /// When the writers made from now on send what they buffer.
     public var bulkWriteLimits = BulkWriteLimits()
 

@@ -76,6 +76,26 @@ extension Database {
     /// Stores the rows every writer of this connection still buffers (done before COMMIT anyway).
     public func flushWriters() throws { try pending.flushAll() }
 
+    /// Loads rows into `tables` in the order of their keys for the rest of the current transaction
+    /// (a bulk file, `report import`). On SQLite, an upsert writer of a `WITHOUT ROWID` table among
+    /// them, whose one B-tree is its key, stages its rows in a temporary table and, when flushed
+    /// (before anything reads the table, and before the commit), merges them into the table in one
+    /// `INSERT … SELECT … ORDER BY key, arrival` with the same `ON CONFLICT` update, so that the
+    /// last row of a key still wins. Rows arriving in another order than the key's (logins and
+    /// moods come day by day, keyed by user) would otherwise go into that B-tree at random places:
+    /// sorted, they are appended (docs/BENCHMARKS.md, issue 32 item 2). A table with a rowid, and
+    /// PostgreSQL (which merges staged rows already), are loaded as before.
+    public func loadInKeyOrder(_ tables: [String]) throws {
+        guard kind == .sqlite, isInTransaction else { return }
+        for table in tables {
+            let sql = try rows("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)])
+            if sql.first?.first?.string?.uppercased().contains("WITHOUT ROWID") == true {
+                keyOrder.tables.insert(table)
+            }
+        }
+        whenOutsideTransaction { [keyOrder] in keyOrder.tables.removeAll() }
+    }
+
     /// Registers a writer holding rows back in the current transaction: it is flushed, as the
     /// store's own writers are, before the transaction commits or a savepoint opens, before any
     /// statement naming one of its tables, and discarded by a rollback. Call it again after each
@@ -95,10 +115,17 @@ public protocol StoreChildRowsWriter: AnyObject {
     func flush() throws
 }
 
-/// What a writer is made with: the connection's list of writers holding rows, and its limits.
+/// What a writer is made with: the connection's list of writers holding rows, its limits, and the
+/// tables loaded in key order in the current transaction.
 public struct WriterContext {
     let pending: PendingWrites
     let limits: BulkWriteLimits
+    let keyOrder: KeyOrderLoads
+}
+
+/// The tables whose rows go in sorted by key in the current transaction (`Database.loadInKeyOrder`).
+final class KeyOrderLoads {
+    var tables: Set<String> = []
 }
 
 /// A writer that holds rows the tables do not have yet: the backends' batching writers, and an
@@ -228,7 +255,8 @@ final class StatementChildRowsWriter: StoreChildRowsWriter {
 extension Database {
     func makeUpsertWriter(table: String, columns: [String], key: [String]) throws -> any StoreRowWriter {
         try connection.upsertWriter(
-            table: table, columns: columns, key: key, context: WriterContext(pending: pending, limits: bulkWriteLimits))
+            table: table, columns: columns, key: key,
+            context: WriterContext(pending: pending, limits: bulkWriteLimits, keyOrder: keyOrder))
     }
 
     func makeChildRowsWriter(
@@ -238,7 +266,7 @@ extension Database {
     {
         try connection.childRowsWriter(
             table: table, parentColumn: parentColumn, columns: columns,
-            context: WriterContext(pending: pending, limits: bulkWriteLimits))
+            context: WriterContext(pending: pending, limits: bulkWriteLimits, keyOrder: keyOrder))
     }
 
     /// Drops the writers' buffered rows and whatever the server still runs for them (its result,

@@ -42,6 +42,11 @@ final class SQLiteBatchUpsertWriter: StoreRowWriter, BufferingWriter {
     private let batchSQL: String
     /// The values of the rows held back, row after row.
     private var held: [SQLValue] = []
+    /// The column names and key, for a load in key order (`Database.loadInKeyOrder`).
+    private let columnNames: [String]
+    private let key: [String]
+    /// The rows staged for a merge in key order since the last flush, if any.
+    private var stage: SQLiteKeyOrderStage?
 
     var tables: [String] { [table] }
 
@@ -50,6 +55,8 @@ final class SQLiteBatchUpsertWriter: StoreRowWriter, BufferingWriter {
         self.context = context
         self.table = table
         self.columns = columns.count
+        columnNames = columns
+        self.key = key
         single = try SQLiteStatement(connection: connection, sql: Upsert.sql(table: table, columns: columns, key: key))
         batchSQL = Upsert.sql(table: table, columns: columns, key: key, rows: context.limits.sqliteRows)
     }
@@ -65,8 +72,17 @@ final class SQLiteBatchUpsertWriter: StoreRowWriter, BufferingWriter {
         }
         held.append(contentsOf: row)
         if held.count == columns * context.limits.sqliteRows {
+            defer { held.removeAll(keepingCapacity: true) }
+            if context.keyOrder.tables.contains(table) {
+                // Staged: the writer stays among the pending ones until the merge.
+                if stage == nil {
+                    stage = try SQLiteKeyOrderStage(
+                        connection: connection, table: table, columns: columnNames, key: key,
+                        rows: context.limits.sqliteRows)
+                }
+                return try stage!.batch.run(row: held)
+            }
             if batch == nil { batch = try SQLiteStatement(connection: connection, sql: batchSQL) }
-            defer { discardBuffered() }
             context.pending.remove(self)
             try batch!.run(row: held)
         }
@@ -78,14 +94,66 @@ final class SQLiteBatchUpsertWriter: StoreRowWriter, BufferingWriter {
     }
 
     func flushBuffered() throws {
-        guard !held.isEmpty else { return }
         defer { discardBuffered() }
+        if let stage {
+            for start in stride(from: 0, to: held.count, by: columns) {
+                try stage.single.run(row: Array(held[start..<start + columns]))
+            }
+            held.removeAll(keepingCapacity: true)
+            return try stage.merge()
+        }
         for start in stride(from: 0, to: held.count, by: columns) {
             try single.run(row: Array(held[start..<start + columns]))
         }
     }
 
-    func discardBuffered() { held.removeAll(keepingCapacity: true) }
+    func discardBuffered() {
+        held.removeAll(keepingCapacity: true)
+        stage = nil
+    }
+}
+
+/// The temporary table a load in key order stages a table's rows in (`Database.loadInKeyOrder`),
+/// with the statements that fill it and the merge that empties it into the table sorted by key.
+/// Made at the first batch after each flush: a rollback may have dropped the table.
+///
+/// Memory: the stage's pages pass through the temporary database's cache, kept at
+/// `stageCacheKiB`, and the merge's sort holds as many bytes as the main cache's size before it
+/// spills sorted runs to temporary files, so the main cache is lowered to `mergeCacheKiB` for the
+/// merge (appending in key order needs few pages) and set back after: the import's peak stays
+/// under its 64 MB (docs/BENCHMARKS.md, issue 32 item 2).
+final class SQLiteKeyOrderStage {
+    static let stageCacheKiB = 512
+    static let mergeCacheKiB = 2048
+
+    private let connection: SQLiteConnection
+    let batch: SQLiteStatement
+    let single: SQLiteStatement
+    private let mergeSQL: String
+    private let name: String
+
+    init(connection: SQLiteConnection, table: String, columns: [String], key: [String], rows: Int) throws {
+        self.connection = connection
+        name = "temp.report_stage_\(table)"
+        let list = columns.joined(separator: ", ")
+        try connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS report_stage_\(table) AS SELECT \(list) FROM main.\(table) WHERE 0")
+        try connection.execute("PRAGMA temp.cache_size = -\(Self.stageCacheKiB)")
+        batch = try SQLiteStatement(
+            connection: connection, sql: Upsert.insert(table: name, columns: columns, rows: rows))
+        single = try SQLiteStatement(connection: connection, sql: Upsert.insert(table: name, columns: columns))
+        mergeSQL = Upsert.merge(table: "main.\(table)", columns: columns, key: key, from: name)
+    }
+
+    /// Upserts the staged rows into the table in key order, then empties the stage.
+    func merge() throws {
+        let cache = try connection.scalarInt("PRAGMA main.cache_size") ?? 0
+        let lowered = cache < -Int64(Self.mergeCacheKiB)
+        if lowered { try connection.execute("PRAGMA main.cache_size = -\(Self.mergeCacheKiB)") }
+        defer { if lowered { try? connection.execute("PRAGMA main.cache_size = \(cache)") } }
+        try connection.execute(mergeSQL)
+        try connection.execute("DELETE FROM \(name)")
+    }
 }
 
 /// Child rows on SQLite, inside a transaction: the lists of `sqliteRows` parents are held, then

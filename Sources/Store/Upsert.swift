@@ -13,6 +13,17 @@ public enum Upsert {
             + " ON CONFLICT(\(key.joined(separator: ", "))) DO UPDATE SET \(updates)"
     }
 
+    /// The upsert of every row of `source` (a table of the same columns) in the order of `key`,
+    /// rows of one key in the order they were written to `source`, so that the last one wins.
+    static func merge(table: String, columns: [String], key: [String], from source: String) -> String {
+        let updates = columns.filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let list = columns.joined(separator: ", ")
+        // `WHERE true`: SQLite reads `ON` after a bare FROM clause as a join's constraint.
+        return "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(source) WHERE true ORDER BY "
+            + (key + ["rowid"]).joined(separator: ", ")
+            + " ON CONFLICT(\(key.joined(separator: ", "))) DO UPDATE SET \(updates)"
+    }
+
     /// `INSERT INTO table (columns) VALUES (?, …), (?, …), …`: `rows` rows, in order.
     static func insert(table: String, columns: [String], rows: Int = 1) -> String {
         let values = Array(repeating: parameters(columns.count), count: max(1, rows)).joined(separator: ", ")

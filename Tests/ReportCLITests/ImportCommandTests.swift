@@ -256,6 +256,92 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try count("tasks"), 3)
     }
 
+    /// A big file of a `WITHOUT ROWID` table (logins, moods: keyed by user, written day by day) is
+    /// staged and merged in key order (`Database.loadInKeyOrder`, issue 32 item 2): the tables end
+    /// as a row-by-row import of the same files leaves them, the last row of a key winning within a
+    /// file and over an earlier file; a file that fails leaves them as they were, and the next
+    /// file loads again.
+    func testABulkFileOfAKeyOrderedTableEndsAsARowByRowImport() throws {
+        func logins(days: ClosedRange<Int>, minute: Int) -> String {
+            var lines: [String] = []
+            for day in days {
+                for user in 0..<10 {
+                    let line = #"{"userId": "u\#(user)", "at": "2026-11-\#(day + 10)T07:\#(minute + user):00+01:00"}"#
+                    lines.append(line)
+                    if (day + user) % 5 == 0 { lines.append(line) }
+                }
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
+        func moods(days: ClosedRange<Int>, shift: Int) -> String {
+            var records: [String] = []
+            for day in days {
+                for user in 0..<10 {
+                    let head = #"{"userId": "u\#(user)", "date": "2026-11-\#(day + 10)", "mood": "#
+                    records.append(head + "\(1 + (day + user + shift) % 5)}")
+                    if user == 3 { records.append(head + #"\#(1 + (day + shift) % 5), "note": "encore"}"#) }
+                }
+            }
+            return "[\n" + records.joined(separator: ",\n") + "\n]\n"
+        }
+        let files = [
+            try write("a/logins.jsonl", logins(days: 1...12, minute: 10)),
+            try write("a/moods.json", moods(days: 1...12, shift: 0)),
+            try write("b/logins.jsonl", logins(days: 10...14, minute: 10)),
+            try write("b/moods.json", moods(days: 11...14, shift: 2)),
+        ]
+        let (database, bulk) = try bulkImporter()
+        let rowByRow = try Database(path: try TestStore.freshLocation(in: directory.path, name: "row-by-row.sqlite"))
+        let importer = try Importer(
+            database: rowByRow, modules: registeredModules.map(\.imports), options: Importer.Options())
+        for file in files {
+            XCTAssertEqual(bulk.importFile(ImportFiles.Entry(path: file, displayName: file)).status, .imported)
+            XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: file, displayName: file)).status, .imported)
+        }
+        let loginRows = "SELECT user_id, at_us, import_seq FROM logins ORDER BY user_id, at_us"
+        let moodRows = "SELECT user_id, date, mood, note, import_seq FROM moods ORDER BY user_id, date"
+        XCTAssertEqual(try database.rows(loginRows), try rowByRow.rows(loginRows))
+        XCTAssertEqual(try database.rows(moodRows), try rowByRow.rows(moodRows))
+        XCTAssertEqual(try count("logins"), 140)
+        XCTAssertEqual(try count("moods"), 140)
+        XCTAssertEqual(try database.scalarInt("SELECT count(*) FROM moods WHERE note = 'encore'"), 14)
+
+        let before = try snapshot()
+        let cut = try write("c/moods.json", String(moods(days: 1...14, shift: 4).dropLast(30)))
+        XCTAssertTrue(bulk.importFile(ImportFiles.Entry(path: cut, displayName: cut)).failed)
+        XCTAssertEqual(try snapshot(), before)
+        let last = try write("d/logins.jsonl", logins(days: 15...15, minute: 30))
+        XCTAssertEqual(bulk.importFile(ImportFiles.Entry(path: last, displayName: last)).status, .imported)
+        XCTAssertEqual(try count("logins"), 150)
+    }
+
+    /// Rows a writer staged for a load in key order are in the table for a read inside the
+    /// transaction (the writer merges them first) and gone with a rollback, stage included.
+    func testRowsStagedInKeyOrderAreReadInTheTransactionAndGoneAfterARollback() throws {
+        let database = try Database(path: databasePath)
+        try Schema.migrate(database, ImportLog.migrations(for: registeredModules.map(\.imports)))
+        func load(_ range: Range<Int>) throws {
+            try database.loadInKeyOrder(["logins"])
+            let writer = try database.upsertWriter(
+                table: "logins", columns: ["user_id", "at_us", "import_seq"], key: ["user_id", "at_us"])
+            for index in range {
+                try writer.write([.text("u\(index % 7)"), .integer(Int64(index / 7)), .integer(Int64(index))])
+            }
+        }
+        struct Rollback: Error {}
+        XCTAssertThrowsError(
+            try database.transaction {
+                try load(0..<100)
+                XCTAssertEqual(try database.scalarInt("SELECT count(*) FROM logins"), 100)
+                throw Rollback()
+            })
+        XCTAssertEqual(try database.scalarInt("SELECT count(*) FROM logins"), 0)
+        try database.transaction { try load(0..<70) }
+        try database.transaction { try load(50..<120) }
+        XCTAssertEqual(try database.scalarInt("SELECT count(*) FROM logins"), 120)
+        XCTAssertEqual(try database.scalarInt("SELECT max(import_seq) FROM logins WHERE user_id = 'u1'"), 113)
+    }
+
     /// The habits cache is kept right by the importers, not by triggers (habits step 6; Citus
     /// refuses to distribute a table with triggers): no table has one; a load into an empty cache
     /// leaves it empty; once it holds states, a file that moves one of u1's tasks to another day
