@@ -70,12 +70,16 @@ final class HabitsRecordReader {
     private let statements: HabitsBatchStatements
 
     /// A range of users' flows with the contexts of the done ones: on Citus, a join of two tables
-    /// colocated by user, run whole on each worker (`HabitsCitusPlanTests`).
+    /// colocated by user, run whole on each worker (`HabitsCitusPlanTests`). The range is said of
+    /// the contexts too (a condition of an outer join's `ON` does not pass from one side to the
+    /// other by itself), so PostgreSQL searches the contexts' key, led by `user_id` (habits step
+    /// 7), for the range instead of reading them all; SQLite still probes `(flow_id, position)`.
     static let flowsSQL = """
         SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
                f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
         FROM flows f
         LEFT JOIN flow_contexts c ON c.user_id = f.user_id AND c.flow_id = f.id AND f.etat = 'termine'
+            AND c.user_id BETWEEN ?1 AND ?2
         WHERE f.user_id BETWEEN ?1 AND ?2 ORDER BY f.user_id, f.id, c.position
         """
 

@@ -1,3 +1,4 @@
+import Foundation
 import Import
 import JSON
 import ReportTestSupport
@@ -33,6 +34,59 @@ final class FlowsImportTests: XCTestCase {
         try FlowsImporter(database: old).importRecord(moved, sequence: 2)
         XCTAssertEqual(
             try old.rows("SELECT DISTINCT user_id FROM flow_contexts WHERE flow_id = 'f1'"), [["u2"]])
+    }
+
+    /// The columns of `flow_contexts`' primary key, in order, in the backend's catalogue.
+    private static func contextsKey(_ database: Database) throws -> [String] {
+        let sql =
+            TestStore.backend == .sqlite
+            ? "SELECT name FROM pragma_table_info('flow_contexts') WHERE pk > 0 ORDER BY pk"
+            : """
+            SELECT a.attname::text FROM pg_catalog.pg_constraint k
+            JOIN LATERAL unnest(k.conkey) WITH ORDINALITY AS c(number, position) ON true
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = c.number
+            WHERE k.conrelid = to_regclass('flow_contexts') AND k.contype = 'p' ORDER BY c.position
+            """
+        return try database.rows(sql).compactMap { $0[0].string }
+    }
+
+    /// Habits step 7: on PostgreSQL (single server or Citus) a flow's contexts are keyed by user
+    /// first, with an index on `(flow_id, position)` for the importer, also in a database of the
+    /// release before, whose contexts stay; the import then replaces a flow's contexts as before.
+    /// SQLite keeps `(flow_id, position)`.
+    func testContextsAreKeyedByUserOnPostgreSQLAlsoAfterAMigrationInPlace() throws {
+        XCTAssertEqual(
+            try Self.contextsKey(store.database),
+            TestStore.backend == .sqlite ? ["flow_id", "position"] : ["user_id", "flow_id", "position"])
+
+        let directory = try makeTemporaryFolder("habits-contexts-key")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let location = try TestStore.freshLocation(in: directory.path)
+        let old = try Database(path: location)
+        try Schema.migrate(old, ImportLog.migrations + HabitsSchema.migrations.filter { $0.version <= 6 })
+        try old.run(
+            "INSERT INTO flows (id, user_id, date, libelle_action, etat, steps_total, steps_done, import_seq) "
+                + "VALUES ('f1', 'u1', '2026-11-28', 'Run', 'termine', 0, 0, 1)")
+        try old.run("INSERT INTO flow_contexts (flow_id, position, context, user_id) VALUES ('f1', 0, 'Sport', 'u1')")
+        XCTAssertEqual(try Self.contextsKey(old), ["flow_id", "position"])
+        try Schema.migrate(old, ImportLog.migrations + HabitsSchema.migrations)
+        XCTAssertEqual(
+            try Self.contextsKey(old),
+            TestStore.backend == .sqlite ? ["flow_id", "position"] : ["user_id", "flow_id", "position"])
+        XCTAssertEqual(try old.rows("SELECT flow_id, position, user_id, context FROM flow_contexts"), [["f1", 0, "u1", "Sport"]])
+        if TestStore.backend == .postgresql {
+            XCTAssertEqual(
+                try old.scalarInt(
+                    "SELECT count(*) FROM pg_catalog.pg_indexes WHERE tablename = 'flow_contexts' "
+                        + "AND schemaname = current_schema() AND indexdef LIKE '%(flow_id, \"position\")'"),
+                1, "the index on the old key, for the importer")
+        }
+        let again: JSONValue = [
+            "id": "f1", "userId": "u1", "date": "2026-11-28", "libelleAction": "Run", "etat": "termine",
+            "contexte": ["Santé"], "etape": [],
+        ]
+        try FlowsImporter(database: old).importRecord(again, sequence: 2)
+        XCTAssertEqual(try old.rows("SELECT flow_id, position, user_id, context FROM flow_contexts"), [["f1", 0, "u1", "Santé"]])
     }
 
     static let flow: JSONValue = [
