@@ -182,6 +182,9 @@ public final class Importer: FileReading {
                     outcome.layout?.recordsMember.map(SQLValue.text) ?? .null, .text(sha256), .integer(importId),
                 ])
         }
+        // The file is stored: statistics for a report run right after (PostgreSQL). A failure
+        // here (a lock not granted in time) leaves them to autovacuum and the file imported.
+        try? database.refreshStatistics()
         return outcome
     }
 

@@ -54,6 +54,11 @@ extension Database {
         try transaction { try connection.distribute(plan) }
     }
 
+    /// After a committed import: the statistics of the tables it loaded brought up to date where
+    /// the backend keeps them (`StoreConnection.refreshStatistics`), so that a report run right
+    /// after is planned from them.
+    public func refreshStatistics() throws { try connection.refreshStatistics() }
+
     /// `distribute` on a distributed database (a Citus coordinator), nothing elsewhere: what an
     /// import runs after bringing the schema up to date, so that tables made on a Citus cluster
     /// are laid out before any row goes in (moving rows into shards later costs a copy of each).

@@ -321,6 +321,7 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
 
     func flushBuffered() throws {
         guard rows > 0 else { return }
+        connection.noteStaged(table, rows: rows)
         rows = 0
         var sql = anyKnown ? merge : insertNew
         let deletesFirst = try anyKnown && key.count == 1 && connection.isReferenceTable(table)
@@ -450,6 +451,7 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
 
     func flushBuffered() throws {
         guard replaced > 0 else { return }
+        connection.noteStaged(table, rows: replaced)
         replaced = 0
         let sql = anyKnown ? merge : insertNew
         anyKnown = false

@@ -136,6 +136,8 @@ final class SQLiteConnection: StoreConnection {
                 + "coordinator: give --db postgresql://… (docs/SCALE.md)")
     }
 
+    func refreshStatistics() throws {}
+
     /// A transaction (or savepoint) is open on this connection.
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

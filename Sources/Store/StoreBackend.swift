@@ -71,6 +71,11 @@ public protocol StoreConnection: AnyObject {
     /// Lays tables out over the nodes of a distributed database (`Database.distribute`), inside
     /// the caller's transaction; throws on a backend that is not one.
     func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep]
+
+    /// After imports committed: brings the planner's statistics of the tables they loaded up to
+    /// date where the server keeps them apart from the data (PostgreSQL's ANALYZE); nothing on
+    /// SQLite, whose plans here come from its indexes.
+    func refreshStatistics() throws
 }
 
 /// A compiled statement of a backend: parameters bound by 1-based index, rows read by 0-based column.
