@@ -1,3 +1,4 @@
+import Foundation
 import Import
 import JSON
 import ReportTestSupport
@@ -16,6 +17,7 @@ final class BookingsImportTests: XCTestCase {
     /// database places both by), also the lines a database of the release before holds.
     func testServiceLinesCarryTheirBookingsCustomerAlsoAfterAMigrationInPlace() throws {
         let directory = try makeTemporaryFolder("bookings-migration")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let location = try TestStore.freshLocation(in: directory.path)
         let old = try Database(path: location)
         try Schema.migrate(old, ImportLog.migrations + [BookingsSchema.version1])

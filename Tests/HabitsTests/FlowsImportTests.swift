@@ -18,6 +18,7 @@ final class FlowsImportTests: XCTestCase {
     /// another user takes its contexts along.
     func testContextsCarryTheirFlowsUserAlsoAfterAMigrationInPlace() throws {
         let directory = try makeTemporaryFolder("habits-contexts")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let location = try TestStore.freshLocation(in: directory.path)
         let old = try Database(path: location)
         try Schema.migrate(old, ImportLog.migrations + HabitsSchema.migrations.filter { $0.version <= 4 })

@@ -139,6 +139,7 @@ final class HabitsStreakStateTests: XCTestCase {
     /// writes comes, the data stays, and a save after a write is still refused.
     func testADatabaseOfTheReleaseBeforeMigratesInPlace() throws {
         let directory = try makeTemporaryFolder("habits-migration")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let location = try TestStore.freshLocation(in: directory.path)
         let old = try Database(path: location)
         try Schema.migrate(old, ImportLog.migrations + HabitsSchema.migrations.filter { $0.version <= 3 })
@@ -210,6 +211,7 @@ final class HabitsStreakStateTests: XCTestCase {
     /// and the saved states: the importers invalidate the cache now.
     func testStepSixDropsTheTriggersAndKeepsTheStates() throws {
         let directory = try makeTemporaryFolder("habits-step6")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let location = try TestStore.freshLocation(in: directory.path)
         let database = try Database(path: location)
         try Schema.migrate(database, ImportLog.migrations + HabitsSchema.migrations.filter { $0.version <= 5 })
