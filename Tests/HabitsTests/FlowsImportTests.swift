@@ -74,7 +74,8 @@ final class FlowsImportTests: XCTestCase {
         XCTAssertEqual(
             try Self.contextsKey(old),
             TestStore.backend == .sqlite ? ["flow_id", "position"] : ["user_id", "flow_id", "position"])
-        XCTAssertEqual(try old.rows("SELECT flow_id, position, user_id, context FROM flow_contexts"), [["f1", 0, "u1", "Sport"]])
+        XCTAssertEqual(
+            try old.rows("SELECT flow_id, position, user_id, context FROM flow_contexts"), [["f1", 0, "u1", "Sport"]])
         if TestStore.backend == .postgresql {
             XCTAssertEqual(
                 try old.scalarInt(
@@ -87,7 +88,8 @@ final class FlowsImportTests: XCTestCase {
             "contexte": ["Santé"], "etape": [],
         ]
         try FlowsImporter(database: old).importRecord(again, sequence: 2)
-        XCTAssertEqual(try old.rows("SELECT flow_id, position, user_id, context FROM flow_contexts"), [["f1", 0, "u1", "Santé"]])
+        XCTAssertEqual(
+            try old.rows("SELECT flow_id, position, user_id, context FROM flow_contexts"), [["f1", 0, "u1", "Santé"]])
     }
 
     static let flow: JSONValue = [

@@ -58,14 +58,17 @@ final class HabitsCitusPlanTests: XCTestCase {
         let store = try HabitsTestStore()
         try store.database.execute(
             "INSERT INTO logins (user_id, at_us, import_seq) "
-                + "SELECT 'u' || lpad((i % 100)::text, 3, '0'), 1700000000000000 + i, 1 FROM generate_series(1, 2000) i")
+                + "SELECT 'u' || lpad((i % 100)::text, 3, '0'), 1700000000000000 + i, 1 FROM generate_series(1, 2000) i"
+        )
         let plan: [String] = try store.database.transaction {
             try store.database.execute(
                 "CREATE TEMP TABLE report_stage_logins ON COMMIT DROP AS SELECT user_id, at_us, "
                     + "0::bigint AS report_stage_sequence, true AS report_stage_known FROM logins WITH NO DATA; "
                     + "INSERT INTO report_stage_logins VALUES ('u000', 1, 1, true), ('u099', 2, 2, true)")
             let sql = stagedKeyDelete("logins", key: ["user_id", "at_us"], keyStaging: "report_stage_logins")
-            return try store.database.rows("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + sql).compactMap { $0.first?.string }
+            return try store.database.rows("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + sql).compactMap {
+                $0.first?.string
+            }
         }
         // The distributed scans inside the subplans (the first line is the delete's own).
         let scanned = plan.dropFirst().filter { $0.contains("Custom Scan (Citus Adaptive)") }.compactMap { line in
@@ -73,7 +76,8 @@ final class HabitsCitusPlanTests: XCTestCase {
         }
         XCTAssertFalse(scanned.isEmpty, plan.joined(separator: "\n"))
         XCTAssertLessThanOrEqual(scanned.max() ?? .max, 8, plan.joined(separator: "\n"))
-        XCTAssertEqual(try store.database.scalarInt("SELECT count(*) FROM logins"), 2000, "no staged key was in the table")
+        XCTAssertEqual(
+            try store.database.scalarInt("SELECT count(*) FROM logins"), 2000, "no staged key was in the table")
     }
 
     /// On a single PostgreSQL server, a read of a range of users' flows (a batch of the year

@@ -147,7 +147,8 @@ final class HabitsStreakStateTests: XCTestCase {
         XCTAssertEqual(try old.tableExists("habits_changes"), TestStore.backend == .postgresql)
         let database = try Database(path: location)
         XCTAssertEqual(
-            try Schema.pendingSteps(database, ImportLog.migrations + HabitsSchema.migrations).map(\.version), [4, 5, 6, 7])
+            try Schema.pendingSteps(database, ImportLog.migrations + HabitsSchema.migrations).map(\.version),
+            [4, 5, 6, 7])
         try Schema.migrate(database, ImportLog.migrations + HabitsSchema.migrations)
         XCTAssertTrue(try Schema.pendingSteps(database, ImportLog.migrations + HabitsSchema.migrations).isEmpty)
         XCTAssertFalse(try database.tableExists("habits_changes"))
