@@ -125,7 +125,9 @@ public enum HabitsSchema {
                 WHERE k.conrelid = to_regclass('flow_contexts') AND k.contype = 'p';
                 IF key_name IS NOT NULL AND first_column <> 'user_id' THEN
                     CREATE INDEX IF NOT EXISTS flow_contexts_flow_id_position_key ON flow_contexts (flow_id, position);
-                    EXECUTE format('ALTER TABLE flow_contexts DROP CONSTRAINT %I, ADD PRIMARY KEY (user_id, flow_id, position)', key_name);
+                    EXECUTE format(
+                        'ALTER TABLE flow_contexts DROP CONSTRAINT %I, ADD PRIMARY KEY (user_id, flow_id, position)',
+                        key_name);
                 END IF;
             END $$;
             """
