@@ -71,11 +71,16 @@ public enum FileDigest {
 /// meanwhile instead of after a whole read of it (a 200 MB file took 0.4-0.6 s to hash, all of it
 /// before the first record). The file is opened at once, so a file that cannot be opened fails
 /// as before, and its size (from the open file) is known at once too.
+///
+/// The thread is joined by `finish()`: a process that exits while the thread still runs (a
+/// zero-byte file refused at once, then `exit`) tears libcrypto down under it, which crashed the
+/// binary with SIGSEGV (exit 139) in one CI run out of many.
 final class BackgroundDigest: @unchecked Sendable {
     let size: Int64
     private let condition = NSCondition()
     private var outcome: Result<String, FileDigest.Failure>?
     private var cancelled = false
+    private var thread: pthread_t?
 
     /// `hashing` false: only the size (`report check` stores nothing, so needs no digest).
     init(path: String, hashing: Bool = true) throws {
@@ -91,7 +96,7 @@ final class BackgroundDigest: @unchecked Sendable {
             outcome = .failure(FileDigest.Failure(description: "\(path): no digest was asked for"))
             return
         }
-        let thread = Thread { [self] in
+        let work = Work { [self] in
             let result: Result<String, FileDigest.Failure>
             do {
                 let digest = try FileDigest.hash(descriptor, path: path, stop: { self.isCancelled })
@@ -105,8 +110,46 @@ final class BackgroundDigest: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
-        thread.name = "report-sha256"
-        thread.start()
+        var created = pthread_t()
+        let context = Unmanaged.passRetained(work).toOpaque()
+        let started = pthread_create(
+            &created, nil,
+            { context in
+                let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
+                work.body()
+                return nil
+            }, context)
+        guard started == 0 else {
+            Unmanaged<Work>.fromOpaque(context).release()
+            close(descriptor)
+            throw FileDigest.Failure(description: "\(path): cannot start the SHA-256 thread (\(started))")
+        }
+        thread = created
+    }
+
+    deinit {
+        // The last reference may be the thread's own (its body holds the digest): it cannot join
+        // itself, so it lets itself go.
+        if let running = thread {
+            if pthread_equal(running, pthread_self()) != 0 { pthread_detach(running) } else { finish() }
+        }
+    }
+
+    /// The thread's body, handed to `pthread_create` through an opaque pointer.
+    private final class Work {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    /// Stops the hashing at its next read and waits for the thread to end: after this, no
+    /// libcrypto call of this digest is running or will run. Idempotent.
+    func finish() {
+        cancel()
+        condition.lock()
+        let running = thread
+        thread = nil
+        condition.unlock()
+        if let running { pthread_join(running, nil) }
     }
 
     /// Asks the hashing thread to stop at its next read (the digest is not needed any more).

@@ -36,7 +36,7 @@ public final class Importer: FileReading {
         do { digest = try BackgroundDigest(path: entry.path, hashing: true) } catch {
             return FileOutcome(file: entry.displayName, kind: kind, status: .failed(reason: "\(error)"))
         }
-        defer { digest.cancel() }  // a file that ends early (failed, skipped) needs no more hashing
+        defer { digest.finish() }  // a file that ends early (failed, skipped) needs no more hashing
         if digest.size == 0 && options.refuseEmptyFiles {
             return FileOutcome(
                 file: entry.displayName, kind: kind,

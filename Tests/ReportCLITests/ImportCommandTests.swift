@@ -132,6 +132,25 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try count("import_log"), 2)
     }
 
+    /// The hashing thread is over when `finish()` returns (it is joined, not only asked to stop):
+    /// a `report nightly` that refused a zero-byte file and exited at once crashed with SIGSEGV
+    /// (exit 139) when libcrypto was torn down under a thread still starting. Asked to stop at
+    /// once, a 24 MiB file's thread has by then left its outcome: a failure (stopped) or, at
+    /// most, the whole digest.
+    func testFinishingADigestWaitsForItsThread() throws {
+        let file = try write("big.json", String(repeating: " ", count: 24 << 20))
+        for _ in 0..<20 {
+            let digest = try BackgroundDigest(path: file)
+            digest.finish()
+            switch digest.ready {
+            case .failure(let failure): XCTAssertEqual(failure.description, "\(file): SHA-256 stopped")
+            case .success(let hex): XCTAssertEqual(hex, try FileDigest.sha256(path: file).hex)
+            case nil: return XCTFail("finish() returned while the hashing thread still ran")
+            }
+            digest.finish()  // idempotent
+        }
+    }
+
     func testARejectedRecordIsReportedKeptAndTheOthersStored() throws {
         let file = try write(
             "tasks.json",
