@@ -41,17 +41,20 @@ public enum HabitsAnalysis {
             // charges; SQLite gains nothing and loses nothing): those resumed from a cached state
             // read the days after it, the others their whole histories. Windows are small (the
             // days since the state), so a resumed report takes `windowUsers` users a time for its
-            // window reads (on Citus every query of a list of users goes to every shard: fewer,
-            // longer lists), then reads the whole histories `wholeUsers` at a time, in order.
+            // window reads (on Citus in lists of users of one shard each: one worker answers
+            // each), then reads the whole histories `wholeUsers` at a time, in order.
             let outer = window == nil ? batching.wholeUsers : max(batching.windowUsers, batching.wholeUsers)
             var batch = [HabitsUserRecords](repeating: HabitsUserRecords(), count: outer)
             var resumed = [HabitsCachedState?](repeating: nil, count: outer)
             for start in stride(from: 0, to: userIds.count, by: outer) {
                 let ids = Array(userIds[start..<min(start + outer, userIds.count)])
                 for (index, userId) in ids.enumerated() { resumed[index] = cached[Array(userId.utf8)] }
+                // On Citus each window list names users of one shard (one worker answers it).
+                let shards = window == nil ? nil : try database.shards(of: ids, in: "users")
                 let windowRead =
                     try window?.read(
-                        batch: ids, states: Array(resumed[0..<ids.count]), through: options.to, into: &batch) ?? []
+                        batch: ids, states: Array(resumed[0..<ids.count]), shards: shards, through: options.to,
+                        into: &batch) ?? []
                 for part in stride(from: 0, to: ids.count, by: batching.wholeUsers) {
                     let users = part..<min(part + batching.wholeUsers, ids.count)
                     var whole: [Int] = []

@@ -43,6 +43,14 @@ extension Database {
         return try prepare(sql)
     }
 
+    /// The shard each of `values` of `table`'s distribution column falls in, in their order, on a
+    /// distributed database; nil on SQLite and single PostgreSQL. Values of one shard, asked about
+    /// together (`column IN (…)`), make a query one worker answers, where a list spread over every
+    /// shard is planned and run on each (a plan per shard, each with the whole list).
+    public func shards(of values: [String], in table: String) throws -> [Int64]? {
+        try connection.shards(of: values, in: table)
+    }
+
     /// Lays the tables out on a Citus coordinator as `plan` says: idempotent (a table already laid
     /// out is left alone), each table's primary key first widened to start with its distribution
     /// column where it does not hold it (Citus can only keep a key unique within a shard; the

@@ -8,6 +8,25 @@ extension PostgresConnection {
             ? "SELECT DISTINCT \(column) FROM \(table)" : seekingDistinctValuesSQL(table: table, column: column)
     }
 
+    /// Citus's own answer for each value (`get_shard_id_for_distribution_column`, computed on the
+    /// coordinator from its metadata: no worker is asked), the values sent as one JSON array.
+    func shards(of values: [String], in table: String) throws -> [Int64]? {
+        guard try isDistributed(table) else { return nil }
+        if values.isEmpty { return [] }
+        let list = "[" + values.map(jsonString).joined(separator: ",") + "]"
+        let found = try rows(
+            "SELECT get_shard_id_for_distribution_column(?::regclass, v.value) "
+                + "FROM json_array_elements_text(?::json) WITH ORDINALITY AS v(value, n) ORDER BY v.n",
+            [.text(table), .text(list)])
+        guard found.count == values.count else {
+            throw StoreError("\(location): \(found.count) shards for \(values.count) values of \(table)")
+        }
+        return try found.map { row in
+            guard let shard = row.first?.int else { throw StoreError("\(location): no shard for a value of \(table)") }
+            return shard
+        }
+    }
+
     /// Whether Citus lays the table out over several nodes.
     func isDistributed(_ table: String) throws -> Bool { try citusMethod(table).map { $0 != "n" } ?? false }
 
@@ -105,4 +124,20 @@ extension PostgresConnection {
                 + "ALTER TABLE \(quoted(table)) DROP CONSTRAINT \(quoted(constraint)), "
                 + "ADD PRIMARY KEY (\(quoted(column)), \(old))")
     }
+}
+
+/// `value` as a JSON string: quotes, backslashes and control characters escaped.
+private func jsonString(_ value: String) -> String {
+    var out = "\""
+    for scalar in value.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case _ where scalar.value < 0x20:
+            let hex = String(scalar.value, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
 }

@@ -129,6 +129,8 @@ final class SQLiteConnection: StoreConnection {
 
     func isDistributedDatabase() throws -> Bool { false }
 
+    func shards(of values: [String], in table: String) throws -> [Int64]? { nil }
+
     /// A file is one machine's: there is nothing to distribute it over.
     func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep] {
         throw StoreError(

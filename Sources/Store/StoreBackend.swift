@@ -68,6 +68,10 @@ public protocol StoreConnection: AnyObject {
     /// Whether the database spreads tables over several nodes (a Citus coordinator).
     func isDistributedDatabase() throws -> Bool
 
+    /// The shard each of `values` of `table`'s distribution column falls in, in their order, where
+    /// the table is distributed (a Citus coordinator); nil where it is not (one node holds it all).
+    func shards(of values: [String], in table: String) throws -> [Int64]?
+
     /// Lays tables out over the nodes of a distributed database (`Database.distribute`), inside
     /// the caller's transaction; throws on a backend that is not one.
     func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep]

@@ -48,6 +48,73 @@ final class HabitsCitusPlanTests: XCTestCase {
         }
     }
 
+    /// A window list names users of one shard (`Database.shards`): Citus routes its query to the
+    /// one worker holding them, where a list spread over the shards was planned and run on every
+    /// shard with the whole list. On SQLite and single PostgreSQL there are no shards (nil).
+    func testAWindowListOfOneShardsUsersIsARouterQuery() throws {
+        let store = try HabitsTestStore()
+        try store.user("u1", timezone: "Europe/Paris")
+        try store.flow("f1", date: "2026-11-01", steps: [true])
+        let ids = (1...400).map { "u\($0)" }
+        guard TestStore.isCitus else { return XCTAssertNil(try store.database.shards(of: ids, in: "users")) }
+        let shards = try XCTUnwrap(try store.database.shards(of: ids, in: "users"))
+        XCTAssertEqual(shards.count, ids.count)
+        XCTAssertEqual(try store.database.shards(of: [], in: "users"), [])
+        let byShard = Dictionary(grouping: ids.indices, by: { shards[$0] })
+        XCTAssertGreaterThan(byShard.count, 1, "400 users in one shard")
+        // The shard named is the one Citus itself routes a user's row to.
+        let placed = try store.database.rows(
+            "SELECT get_shard_id_for_distribution_column('users', 'u1')"
+        ).first?.first?.int
+        XCTAssertEqual(shards[0], placed)
+        // Ids travel as one JSON array: quotes, backslashes and control characters arrive intact.
+        let odd = ["a\"b", "c\\d", "e\nf\u{1}", "é😀"]
+        let expected = try odd.map { id in
+            try store.database.rows("SELECT get_shard_id_for_distribution_column('users', ?::text)", [.text(id)])
+                .first?.first?.int
+        }
+        XCTAssertEqual(try store.database.shards(of: odd, in: "users"), expected.compactMap { $0 })
+        XCTAssertEqual(expected.compactMap { $0 }.count, odd.count)
+
+        let n = HabitsBatching.standard.idsPerWindowQuery
+        let window: [SQLValue] = [
+            .text("2026-11-01"), .text("2026-11-02"), .integer(1_761_868_800_000_000), .integer(1_762_300_800_000_000),
+        ]
+        let oneShard = byShard.values.max(by: { $0.count < $1.count })!.prefix(n).map { SQLValue.text(ids[$0]) }
+        let padded = oneShard + Array(repeating: oneShard[oneShard.count - 1], count: n - oneShard.count)
+        let spread = ids.prefix(n).map { SQLValue.text($0) }
+        for sql in [HabitsWindowRecordReader.tasksSQL(ids: n), HabitsWindowRecordReader.flowsSQL(ids: n)] {
+            let routed = try CitusPlan.explain(store.database, sql, padded + window)
+            XCTAssertEqual(CitusPlan.taskCount(routed), 1, routed)
+            let everywhere = try CitusPlan.explain(store.database, sql, spread + window)
+            XCTAssertEqual(CitusPlan.taskCount(everywhere), byShard.count, everywhere)
+        }
+    }
+
+    /// The lists a window's queries name (`HabitsWindowRecordReader.lists`), on every backend:
+    /// each list one state day and one shard, at most `idsPerQuery` users, of even lengths, in
+    /// the batch's order; every resumable user in exactly one list, the others in none.
+    func testAWindowsListsAreOfOneDayAndOneShardEach() {
+        let days: [Int?] = (0..<300).map { $0 % 50 == 7 ? nil : 20_000 + ($0 % 2) }
+        let shards: [Int64] = (0..<300).map { Int64(102_008 + ($0 * 7) % 3) }
+        let lists = HabitsWindowRecordReader.lists(days: days, shards: shards, idsPerQuery: 32)
+        XCTAssertEqual(lists.flatMap(\.members).sorted(), days.indices.filter { days[$0] != nil })
+        for list in lists {
+            XCTAssertLessThanOrEqual(list.members.count, 32)
+            XCTAssertEqual(list.members, list.members.sorted())
+            XCTAssertEqual(Set(list.members.map { days[$0] }), [list.day])
+            XCTAssertEqual(Set(list.members.map { shards[$0] }).count, 1, "\(list.members)")
+        }
+        // 2 days × 3 shards, about 49 users each: two lists of 24 or 25 each, never 32 and 17.
+        XCTAssertEqual(lists.count, 12)
+        XCTAssertEqual(Set(lists.map(\.members.count)), [24, 25])
+
+        let unsharded = HabitsWindowRecordReader.lists(days: days, shards: nil, idsPerQuery: 128)
+        XCTAssertEqual(unsharded.map(\.day), [20_000, 20_000, 20_001, 20_001])
+        // 150 users of the first day, 144 of the second (the six without a window are odd).
+        XCTAssertEqual(unsharded.map(\.members.count), [75, 75, 72, 72])
+    }
+
     /// The delete of an import's merge (`stagedKeyDelete`) first asks whether the table holds a
     /// row between the staged keys' bounds. Citus runs that question as a subplan whose result it
     /// ships to the workers: it must come back with one row a shard at most, not every row in the
