@@ -9,15 +9,15 @@ extension PostgresConnection {
     }
 
     /// Citus's own answer for each value (`get_shard_id_for_distribution_column`, computed on the
-    /// coordinator from its metadata: no worker is asked), the values sent as one JSON array.
+    /// coordinator from its metadata: no worker is asked), each value a bound parameter.
     func shards(of values: [String], in table: String) throws -> [Int64]? {
         guard try isDistributed(table) else { return nil }
         if values.isEmpty { return [] }
-        let list = "[" + values.map(jsonString).joined(separator: ",") + "]"
+        let list = Array(repeating: "?::text", count: values.count).joined(separator: ", ")
         let found = try rows(
             "SELECT get_shard_id_for_distribution_column(?::regclass, v.value) "
-                + "FROM json_array_elements_text(?::json) WITH ORDINALITY AS v(value, n) ORDER BY v.n",
-            [.text(table), .text(list)])
+                + "FROM unnest(ARRAY[\(list)]) WITH ORDINALITY AS v(value, n) ORDER BY v.n",
+            [.text(table)] + values.map { .text($0) })
         guard found.count == values.count else {
             throw StoreError("\(location): \(found.count) shards for \(values.count) values of \(table)")
         }
@@ -124,20 +124,4 @@ extension PostgresConnection {
                 + "ALTER TABLE \(quoted(table)) DROP CONSTRAINT \(quoted(constraint)), "
                 + "ADD PRIMARY KEY (\(quoted(column)), \(old))")
     }
-}
-
-/// `value` as a JSON string: quotes, backslashes and control characters escaped.
-private func jsonString(_ value: String) -> String {
-    var out = "\""
-    for scalar in value.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case _ where scalar.value < 0x20:
-            let hex = String(scalar.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
 }

@@ -67,7 +67,7 @@ final class HabitsCitusPlanTests: XCTestCase {
             "SELECT get_shard_id_for_distribution_column('users', 'u1')"
         ).first?.first?.int
         XCTAssertEqual(shards[0], placed)
-        // Ids travel as one JSON array: quotes, backslashes and control characters arrive intact.
+        // Ids with quotes, backslashes and control characters are bound as they are.
         let odd = ["a\"b", "c\\d", "e\nf\u{1}", "é😀"]
         let expected = try odd.map { id in
             try store.database.rows("SELECT get_shard_id_for_distribution_column('users', ?::text)", [.text(id)])
