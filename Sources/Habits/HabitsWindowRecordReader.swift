@@ -73,25 +73,30 @@ final class HabitsWindowRecordReader {
         let ids = Self.ids(n), firstDate = "?\(n + 1)", lastDate = "?\(n + 2)"
         let onlyStart = "?\(n + 1)", onlyEnd = "?\(n + 2)"
         let users = try database.prepare(
-            "SELECT id, timezone FROM users WHERE \(ids.replacingOccurrences(of: "user_id", with: "id")) ORDER BY id")
-        let tasks = try database.prepare(Self.tasksSQL(ids: n))
-        let flows = try database.prepare(Self.flowsSQL(ids: n))
+            readingWhole:
+                "SELECT id, timezone FROM users WHERE \(ids.replacingOccurrences(of: "user_id", with: "id")) ORDER BY id"
+        )
+        let tasks = try database.prepare(readingWhole: Self.tasksSQL(ids: n))
+        let flows = try database.prepare(readingWhole: Self.flowsSQL(ids: n))
         let sessions = try database.prepare(
-            """
-            SELECT user_id, id, started_at_us, total_seconds, remaining_seconds, ended_at_us FROM focus_sessions
-            WHERE \(ids) AND started_at_us >= \(onlyStart) AND started_at_us < \(onlyEnd)
-            ORDER BY user_id, started_at_us, id
-            """)
+            readingWhole:
+                """
+                SELECT user_id, id, started_at_us, total_seconds, remaining_seconds, ended_at_us FROM focus_sessions
+                WHERE \(ids) AND started_at_us >= \(onlyStart) AND started_at_us < \(onlyEnd)
+                ORDER BY user_id, started_at_us, id
+                """)
         let logins = try database.prepare(
-            """
-            SELECT user_id, at_us FROM logins WHERE \(ids) AND at_us >= \(onlyStart) AND at_us < \(onlyEnd)
-            ORDER BY user_id, at_us
-            """)
+            readingWhole:
+                """
+                SELECT user_id, at_us FROM logins WHERE \(ids) AND at_us >= \(onlyStart) AND at_us < \(onlyEnd)
+                ORDER BY user_id, at_us
+                """)
         let moods = try database.prepare(
-            """
-            SELECT user_id, date, mood FROM moods WHERE \(ids) AND date BETWEEN \(firstDate) AND \(lastDate)
-            ORDER BY user_id
-            """)
+            readingWhole:
+                """
+                SELECT user_id, date, mood FROM moods WHERE \(ids) AND date BETWEEN \(firstDate) AND \(lastDate)
+                ORDER BY user_id
+                """)
         statements = HabitsBatchStatements(
             users: users, tasks: tasks, flows: flows, sessions: sessions, logins: logins, moods: moods)
     }

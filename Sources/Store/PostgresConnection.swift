@@ -222,6 +222,10 @@ final class PostgresConnection: StoreConnection {
 
     func prepare(_ sql: String) throws -> any StoreStatement { PostgresStatement(connection: self, sql: sql) }
 
+    func prepare(_ sql: String, readingWhole: Bool) throws -> any StoreStatement {
+        PostgresStatement(connection: self, sql: sql, readingWhole: readingWhole)
+    }
+
     /// What the current transaction knows of the keys in `table`: at the first call of a
     /// transaction, whether the table holds any row (one query), then every key staged since.
     func stagedKeys(for table: String) throws -> StagedKeys {

@@ -13,7 +13,8 @@ import Time
 /// at most two chunks. Elsewhere (no transaction, or a writing one) it runs in libpq's single-row
 /// mode: while its rows are being read the connection can run nothing else, and when something
 /// else needs it (another statement, a write, a commit), the rest of the rows are read ahead into
-/// memory first (`drain`). Other statements receive their whole result on the first `step`.
+/// memory first (`drain`). Other statements receive their whole result on the first `step`, and
+/// so do queries prepared to be read whole (`Database.prepare(readingWhole:)`: few rows, many runs).
 ///
 /// A statement run once (most queries of a report) costs one round trip (`PQexecParams`); from
 /// its second run on it is prepared on the server (`PQprepare`, then `PQexecPrepared`), so that an
@@ -34,6 +35,9 @@ final class PostgresStatement: StoreStatement, PostgresStream {
     private var types: [UInt32] = []
     /// Whether this statement's SQL returns rows and so runs in single-row mode.
     private let streams: Bool
+    /// Whether its rows come in one result, never through a cursor or in single-row mode
+    /// (`Database.prepare(readingWhole:)`).
+    let readsWhole: Bool
     /// A run has started and its last row has not been reached (the next `step` reads on).
     private var running = false
     /// Rows of a streaming run are still on the wire (`PQgetResult` gives more).
@@ -45,12 +49,14 @@ final class PostgresStatement: StoreStatement, PostgresStream {
     /// `result` is then the chunk being read.
     private var cursor: PostgresCursor?
 
-    init(connection: PostgresConnection, sql: String) {
+    init(connection: PostgresConnection, sql: String, readingWhole: Bool = false) {
         self.connection = connection
         self.sql = sql
         text = PostgresSQL.placeholders(sql)
         let keyword = sql.drop(while: { $0.isWhitespace || $0 == "(" }).prefix(6).uppercased()
-        streams = keyword.hasPrefix("SELECT") || keyword.hasPrefix("WITH") || keyword.hasPrefix("VALUES")
+        readsWhole = readingWhole
+        streams =
+            !readingWhole && (keyword.hasPrefix("SELECT") || keyword.hasPrefix("WITH") || keyword.hasPrefix("VALUES"))
     }
 
     deinit {

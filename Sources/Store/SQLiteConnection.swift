@@ -89,6 +89,9 @@ final class SQLiteConnection: StoreConnection {
 
     func prepare(_ sql: String) throws -> any StoreStatement { try SQLiteStatement(connection: self, sql: sql) }
 
+    /// SQLite reads every query a row at a time in the process: nothing to choose.
+    func prepare(_ sql: String, readingWhole: Bool) throws -> any StoreStatement { try prepare(sql) }
+
     /// The first column of the first row as an integer (nil when no row or NULL).
     func scalarInt(_ sql: String, _ parameters: [SQLValue] = []) throws -> Int64? {
         let statement = try SQLiteStatement(connection: self, sql: sql)

@@ -18,6 +18,8 @@ public protocol StoreConnection: AnyObject {
     func execute(_ sql: String) throws
     /// Compiles a statement for repeated use.
     func prepare(_ sql: String) throws -> any StoreStatement
+    /// Compiles a query whose rows are read whole (`Database.prepare(readingWhole:)`).
+    func prepare(_ sql: String, readingWhole: Bool) throws -> any StoreStatement
 
     /// Opens a transaction; `immediate` takes the write lock at once where the backend has one.
     func begin(immediate: Bool) throws

@@ -195,4 +195,37 @@ final class PostgresChunkedReadTests: XCTestCase {
             statement.reset()
         }
     }
+
+    /// A query prepared to be read whole (the habits window reads: a few days of 128 users, run
+    /// once a list) takes no cursor, not even in a reading transaction: its rows come in one
+    /// result, more than a chunk of them, and from its second run on it runs a plan prepared on
+    /// the server. A cursor read side by side is not disturbed.
+    func testAQueryReadWholeComesInOneResultAndRunsPreparedFromItsSecondRun() throws {
+        let database = try chunkedDatabase("whole")
+        let whole = try database.prepare(
+            readingWhole: "SELECT g FROM generate_series(1, CAST(?1 AS INTEGER)) g ORDER BY g")
+        let chunked = try database.prepare("SELECT g FROM generate_series(1, 2500) g ORDER BY g")
+        let prepared = "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%generate_series(1, CAST%'"
+        var read: [Int64] = []
+        try database.transaction(immediate: false) {
+            XCTAssertTrue(try chunked.step())
+            XCTAssertTrue(try backend(chunked).readsThroughCursor)
+            for (run, count) in [2_500, 3, 1_200].enumerated() {
+                try whole.bind([.integer(Int64(count))])
+                var rows: [Int64] = []
+                while try whole.step() {
+                    XCTAssertFalse(try backend(whole).readsThroughCursor)
+                    XCTAssertEqual(try backend(whole).heldRows, count, "the whole result at once")
+                    rows.append(whole.int64(0))
+                }
+                XCTAssertEqual(rows, Array(1...Int64(count)), "run \(run + 1)")
+                XCTAssertEqual(
+                    try database.scalarInt(prepared), run == 0 ? 0 : 1, "prepared on the server from the second run")
+                XCTAssertTrue(try chunked.step())
+            }
+            read.append(chunked.int64(0))
+            while try chunked.step() { read.append(chunked.int64(0)) }
+        }
+        XCTAssertEqual(read, Array(4...2500), "the cursor read side by side lost nothing")
+    }
 }
