@@ -72,10 +72,8 @@ final class HabitsWindowRecordReader {
         idsPerQuery = n
         let ids = Self.ids(n), firstDate = "?\(n + 1)", lastDate = "?\(n + 2)"
         let onlyStart = "?\(n + 1)", onlyEnd = "?\(n + 2)"
-        let users = try database.prepare(
-            readingWhole:
-                "SELECT id, timezone FROM users WHERE \(ids.replacingOccurrences(of: "user_id", with: "id")) ORDER BY id"
-        )
+        let userIds = ids.replacingOccurrences(of: "user_id", with: "id")
+        let users = try database.prepare(readingWhole: "SELECT id, timezone FROM users WHERE \(userIds) ORDER BY id")
         let tasks = try database.prepare(readingWhole: Self.tasksSQL(ids: n))
         let flows = try database.prepare(readingWhole: Self.flowsSQL(ids: n))
         let sessions = try database.prepare(
