@@ -77,9 +77,11 @@ public final class FlowsImporter: KindImporter {
     private let upsert: UpsertWriter
     private let contexts: ChildRows
     private let cache: HabitsStreakStateInvalidation
+    private let users: HabitsRecordUsers
 
     public init(database: Database) throws {
         cache = HabitsStreakStateInvalidation(database: database, kind: .flows)
+        users = try HabitsRecordUsers(database: database)
         upsert = try database.upsertWriter(
             table: "flows",
             columns: [
@@ -94,6 +96,7 @@ public final class FlowsImporter: KindImporter {
     public static func validate(_ record: RecordReader) throws(FieldError) -> FlowRecord { try FlowRecord(record) }
 
     public func store(_ flow: FlowRecord, sequence: Int64) throws {
+        try users.note(flow.userId)
         guard try cache.mustHold() else { return try write(flow, sequence: sequence) }
         let fingerprint: [SQLValue] = [
             .text(flow.userId), .day(flow.date), .text(flow.etat), .optionalInstant(flow.completedAt),

@@ -39,9 +39,11 @@ public struct FocusSessionRecord: Sendable, Equatable {
 public final class FocusSessionsImporter: KindImporter {
     private let upsert: UpsertWriter
     private let cache: HabitsStreakStateInvalidation
+    private let users: HabitsRecordUsers
 
     public init(database: Database) throws {
         cache = HabitsStreakStateInvalidation(database: database, kind: .focusSessions)
+        users = try HabitsRecordUsers(database: database)
         upsert = try database.upsertWriter(
             table: "focus_sessions",
             columns: [
@@ -54,6 +56,7 @@ public final class FocusSessionsImporter: KindImporter {
     }
 
     public func store(_ session: FocusSessionRecord, sequence: Int64) throws {
+        try users.note(session.userId)
         guard try cache.mustHold() else { return try write(session, sequence: sequence) }
         let fingerprint: [SQLValue] = [
             .text(session.userId), .instant(session.startedAt), .integer(session.totalSeconds),

@@ -32,9 +32,7 @@ public enum HabitsAnalysis {
             let cached = options.usesStreakStateCache ? try store.load(before: options.from) : [:]
             let window =
                 cached.isEmpty ? nil : try HabitsWindowRecordReader(database: database, ids: batching.idsPerWindowQuery)
-            // Seeking the `(user_id, …)` indexes costs a probe per user and table; the UNION of
-            // every table's user_id read every row (a second on PostgreSQL for a million rows).
-            let userIds = try reader.userIdsBySeeking(only: options.user)
+            let userIds = try reader.userIds(only: options.user)
             if let user = options.user, userIds.isEmpty { throw HabitsAnalysisError.unknownUser(user) }
             var accumulator = HabitsAccumulator(options: options)
             // Users go in batches of six queries each (a round trip per query is what a server

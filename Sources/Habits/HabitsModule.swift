@@ -42,6 +42,7 @@ public enum HabitsModule {
             .distributed(table: "logins", column: "user_id", colocatedWith: "users"),
             .distributed(table: "moods", column: "user_id", colocatedWith: "users"),
             .distributed(table: "habits_streak_state", column: "user_id", colocatedWith: "users"),
+            .distributed(table: "habits_record_users", column: "user_id", colocatedWith: "users"),
         ],
         nightlyReports: { asOf, _ in
             // Yesterday in Paris, as `report habits` without a period.

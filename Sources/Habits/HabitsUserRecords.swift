@@ -115,21 +115,17 @@ final class HabitsRecordReader {
 
     /// Every user id with at least one record of activity, or `only` when given; byte order.
     ///
-    /// Found by seeking each table's `(user_id, …)` index from one id to the next instead of
-    /// reading every row (`Database.distinctValues`): ten thousand seeks rather than ten million rows.
-    func userIdsBySeeking(only: String?) throws -> [String] {
+    /// Read from `habits_record_users` (habits step 8), which the importers keep: one read of a
+    /// row a user, where seeking each activity table's `(user_id, …)` index from one id to the
+    /// next cost a probe per user and table. It may name a user whose records all moved to
+    /// another: read, they have nothing, and appear nowhere. Ids are distinct by their bytes
+    /// (the key), in byte order (`ORDER BY` of a `C` or binary collation) as the batches need.
+    func userIds(only: String?) throws -> [String] {
         if let only { return try hasAnything(only) ? [only] : [] }
-        // Keyed by bytes: a Set of Strings would take an NFC and an NFD spelling of one name
-        // for one user, as Swift's == does; ids are compared byte for byte everywhere else.
-        var ids: [[UInt8]: String] = [:]
-        for table in ["tasks", "flows", "focus_sessions", "logins", "moods"] {
-            let statement = try database.distinctValues(of: "user_id", in: table)
-            while try statement.step() {
-                let id = statement.string(0)
-                ids[Array(id.utf8)] = id
-            }
-        }
-        return ids.values.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let statement = try database.prepare("SELECT user_id FROM habits_record_users ORDER BY user_id")
+        var ids: [String] = []
+        while try statement.step() { ids.append(statement.string(0)) }
+        return ids
     }
 
     /// Whether the id has a `users` record or any activity record (for `--user`).
@@ -141,7 +137,7 @@ final class HabitsRecordReader {
 
     /// Replaces `records[i]` with the records of `userIds[i]` for every `i` in `wanted`, in six
     /// queries over the range of those ids (rows of other ids in the range are passed over).
-    /// `userIds` must be in byte order, as `userIdsBySeeking` gives them.
+    /// `userIds` must be in byte order, as `userIds(only:)` gives them.
     func read(batch userIds: [String], wanted: [Int], into records: inout [HabitsUserRecords]) throws {
         guard let batch = HabitsBatch(ids: userIds, wanted: wanted, resetting: &records) else { return }
         let range = batch.range

@@ -19,8 +19,10 @@ public struct LoginRecord: Sendable, Equatable {
 /// Upserts `logins` records by (user_id, at_us).
 public final class LoginsImporter: KindImporter {
     private let upsert: UpsertWriter
+    private let users: HabitsRecordUsers
 
     public init(database: Database) throws {
+        users = try HabitsRecordUsers(database: database)
         upsert = try database.upsertWriter(
             table: "logins", columns: ["user_id", "at_us", "import_seq"], key: ["user_id", "at_us"])
     }
@@ -28,6 +30,7 @@ public final class LoginsImporter: KindImporter {
     public static func validate(_ record: RecordReader) throws(FieldError) -> LoginRecord { try LoginRecord(record) }
 
     public func store(_ login: LoginRecord, sequence: Int64) throws {
+        try users.note(login.userId)
         try upsert.write([.text(login.userId), .instant(login.at), .integer(sequence)])
     }
 }

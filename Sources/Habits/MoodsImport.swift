@@ -24,8 +24,10 @@ public struct MoodRecord: Sendable, Equatable {
 /// Upserts `moods` records by (user_id, date).
 public final class MoodsImporter: KindImporter {
     private let upsert: UpsertWriter
+    private let users: HabitsRecordUsers
 
     public init(database: Database) throws {
+        users = try HabitsRecordUsers(database: database)
         upsert = try database.upsertWriter(
             table: "moods", columns: ["user_id", "date", "mood", "note", "import_seq"], key: ["user_id", "date"])
     }
@@ -33,6 +35,7 @@ public final class MoodsImporter: KindImporter {
     public static func validate(_ record: RecordReader) throws(FieldError) -> MoodRecord { try MoodRecord(record) }
 
     public func store(_ mood: MoodRecord, sequence: Int64) throws {
+        try users.note(mood.userId)
         try upsert.write([
             .text(mood.userId), .day(mood.date), .integer(mood.mood), .optional(mood.note), .integer(sequence),
         ])

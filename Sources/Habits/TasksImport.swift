@@ -43,9 +43,11 @@ public struct TaskRecord: Sendable, Equatable {
 public final class TasksImporter: KindImporter {
     private let upsert: UpsertWriter
     private let cache: HabitsStreakStateInvalidation
+    private let users: HabitsRecordUsers
 
     public init(database: Database) throws {
         cache = HabitsStreakStateInvalidation(database: database, kind: .tasks)
+        users = try HabitsRecordUsers(database: database)
         upsert = try database.upsertWriter(
             table: "tasks",
             columns: [
@@ -57,6 +59,7 @@ public final class TasksImporter: KindImporter {
     public static func validate(_ record: RecordReader) throws(FieldError) -> TaskRecord { try TaskRecord(record) }
 
     public func store(_ task: TaskRecord, sequence: Int64) throws {
+        try users.note(task.userId)
         guard try cache.mustHold() else { return try write(task, sequence: sequence) }
         let fingerprint: [SQLValue] = [
             .text(task.userId), .day(task.date), .text(task.state), .optionalInstant(task.completedAt),

@@ -156,6 +156,10 @@ public final class Database {
 
     private var afterTransaction: [() -> Void] = []
 
+    /// How many times a transaction or a savepoint of this connection was rolled back: a writer
+    /// that remembers what it wrote (to skip writing it again) forgets it when this changes.
+    public internal(set) var rollbacks = 0
+
     private func runAfterTransaction() {
         guard !afterTransaction.isEmpty, !isInTransaction else { return }
         let work = afterTransaction

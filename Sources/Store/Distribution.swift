@@ -22,27 +22,7 @@ public struct DistributionStep: Sendable, Equatable {
     public let outcome: String
 }
 
-/// The seek from one value of an indexed column to the next, as a recursive query: ten thousand
-/// seeks of the index rather than ten million rows read, on an engine that runs it on one node.
-func seekingDistinctValuesSQL(table: String, column: String) -> String {
-    """
-    WITH RECURSIVE seen(value) AS (
-        SELECT min(\(column)) FROM \(table)
-        UNION ALL
-        SELECT (SELECT min(\(column)) FROM \(table) WHERE \(column) > seen.value) FROM seen
-        WHERE seen.value IS NOT NULL)
-    SELECT value FROM seen WHERE value IS NOT NULL
-    """
-}
-
 extension Database {
-    /// A statement giving the distinct values of `column` of `table` (a column that leads an
-    /// index), in no particular order, read the cheapest way the backend has.
-    public func distinctValues(of column: String, in table: String) throws -> Statement {
-        let sql = try connection.distinctValuesSQL(table: table, column: column)
-        return try prepare(sql)
-    }
-
     /// The shard each of `values` of `table`'s distribution column falls in, in their order, on a
     /// distributed database; nil on SQLite and single PostgreSQL. Values of one shard, asked about
     /// together (`column IN (…)`), make a query one worker answers, where a list spread over every

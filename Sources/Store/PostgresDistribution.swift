@@ -1,13 +1,6 @@
 /// Citus's side of `Database.distribute`: the extension's functions on a coordinator, and the
 /// query shapes a distributed table needs.
 extension PostgresConnection {
-    /// A distributed table's shards each give their own distinct values (a recursive query over a
-    /// distributed table is refused); elsewhere the seek from one value to the next.
-    func distinctValuesSQL(table: String, column: String) throws -> String {
-        try isDistributed(table)
-            ? "SELECT DISTINCT \(column) FROM \(table)" : seekingDistinctValuesSQL(table: table, column: column)
-    }
-
     /// Citus's own answer for each value (`get_shard_id_for_distribution_column`, computed on the
     /// coordinator from its metadata: no worker is asked), each value a bound parameter.
     func shards(of values: [String], in table: String) throws -> [Int64]? {

@@ -126,10 +126,6 @@ final class SQLiteConnection: StoreConnection {
     /// SQLite counts commits itself (`data_version`).
     func willCommitWrites() throws {}
 
-    func distinctValuesSQL(table: String, column: String) throws -> String {
-        seekingDistinctValuesSQL(table: table, column: column)
-    }
-
     func isDistributedDatabase() throws -> Bool { false }
 
     func shards(of values: [String], in table: String) throws -> [Int64]? { nil }

@@ -62,11 +62,6 @@ public protocol StoreConnection: AnyObject {
     /// Reads and drops the result of work sent without waiting (a merge), before a rollback.
     func abandonPendingWork()
 
-    /// A query giving the distinct values of `column` of `table` (which leads an index): a seek
-    /// from one value to the next where the engine runs it on one node, a plain `DISTINCT` each
-    /// node computes where the table is distributed over several.
-    func distinctValuesSQL(table: String, column: String) throws -> String
-
     /// Whether the database spreads tables over several nodes (a Citus coordinator).
     func isDistributedDatabase() throws -> Bool
 

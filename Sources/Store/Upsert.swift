@@ -8,20 +8,24 @@ import Time
 public enum Upsert {
     /// `rows`: how many rows the statement writes (`VALUES (…), (…), …`), in order.
     public static func sql(table: String, columns: [String], key: [String] = ["id"], rows: Int = 1) -> String {
+        insert(table: table, columns: columns, rows: rows) + onConflict(columns: columns, key: key)
+    }
+
+    /// ` ON CONFLICT(key) DO UPDATE SET …` the other columns; `DO NOTHING` for a table that is its
+    /// key (a row already there is the row).
+    static func onConflict(columns: [String], key: [String]) -> String {
         let updates = columns.filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        return insert(table: table, columns: columns, rows: rows)
-            + " ON CONFLICT(\(key.joined(separator: ", "))) DO UPDATE SET \(updates)"
+        return " ON CONFLICT(\(key.joined(separator: ", "))) "
+            + (updates.isEmpty ? "DO NOTHING" : "DO UPDATE SET \(updates)")
     }
 
     /// The upsert of every row of `source` (a table of the same columns) in the order of `key`,
     /// rows of one key in the order they were written to `source`, so that the last one wins.
     static func merge(table: String, columns: [String], key: [String], from source: String) -> String {
-        let updates = columns.filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         let list = columns.joined(separator: ", ")
         // `WHERE true`: SQLite reads `ON` after a bare FROM clause as a join's constraint.
         return "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(source) WHERE true ORDER BY "
-            + (key + ["rowid"]).joined(separator: ", ")
-            + " ON CONFLICT(\(key.joined(separator: ", "))) DO UPDATE SET \(updates)"
+            + (key + ["rowid"]).joined(separator: ", ") + onConflict(columns: columns, key: key)
     }
 
     /// `INSERT INTO table (columns) VALUES (?, …), (?, …), …`: `rows` rows, in order.

@@ -1,0 +1,44 @@
+import Store
+
+/// Keeps `habits_record_users` (habits step 8) naming every user an activity record was written
+/// for: each importer of tasks, flows, focus sessions, logins and moods hands it the user of each
+/// record it writes. Nothing else writes those tables (tests that do insert the user too), and
+/// nothing deletes from them, so the list only grows; a user whose records all move to another
+/// stays in it and is read for nothing.
+///
+/// A user is written once per connection, not once per record: the ids written are remembered
+/// (up to `remembered`, then forgotten and written again as they come; `ON CONFLICT DO NOTHING`
+/// keeps one row each), and forgotten whenever a rollback may have taken their rows away
+/// (`Database.rollbacks`). Ids are told apart by their bytes, as everywhere else: Swift's `==` takes
+/// an NFC and an NFD spelling of one name for one string, so an id that is not ASCII is
+/// remembered by its bytes.
+final class HabitsRecordUsers {
+    /// Ids remembered at most: about 5 MB of short ids.
+    static let remembered = 65_536
+
+    private let database: Database
+    private let upsert: UpsertWriter
+    /// ASCII ids (for which `==` is byte equality), and the others' bytes.
+    private var written: Set<String> = []
+    private var writtenBytes: Set<[UInt8]> = []
+    private var rollbacks: Int
+
+    init(database: Database) throws {
+        self.database = database
+        upsert = try database.upsertWriter(table: "habits_record_users", columns: ["user_id"], key: ["user_id"])
+        rollbacks = database.rollbacks
+    }
+
+    /// Records that `userId` has a record (written with it, in its transaction).
+    func note(_ userId: String) throws {
+        if database.rollbacks != rollbacks || written.count + writtenBytes.count >= Self.remembered {
+            rollbacks = database.rollbacks
+            written.removeAll(keepingCapacity: true)
+            writtenBytes.removeAll(keepingCapacity: true)
+        }
+        let isNew =
+            userId.utf8.allSatisfy { $0 < 0x80 }
+            ? written.insert(userId).inserted : writtenBytes.insert(Array(userId.utf8)).inserted
+        if isNew { try upsert.write([.text(userId)]) }
+    }
+}
