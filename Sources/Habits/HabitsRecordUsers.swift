@@ -2,17 +2,16 @@ import Store
 
 /// Keeps `habits_record_users` (habits step 8) naming every user an activity record was written
 /// for: each importer of tasks, flows, focus sessions, logins and moods hands it the user of each
-/// record it writes. Nothing else writes those tables (tests that do insert the user too), and
-/// nothing deletes from them, so the list only grows; a user whose records all move to another
-/// stays in it and is read for nothing.
+/// record it stores. Nothing else writes those tables, and nothing deletes from them, so the list
+/// only grows; a user whose records all move to another stays in it and is read for nothing.
 ///
 /// A user is written once per connection, not once per record: the ids written are remembered
 /// (up to `remembered`, then forgotten and written again as they come; `ON CONFLICT DO NOTHING`
 /// keeps one row each), and forgotten whenever a rollback may have taken their rows away
-/// (`Database.rollbacks`). Records often come in runs of one user (44% of the 1M-task file's), so
-/// the last id is compared first, before any hashing. Ids are told apart by their bytes, as everywhere else: Swift's `==` takes
-/// an NFC and an NFD spelling of one name for one string, so an id that is not ASCII is
-/// remembered by its bytes.
+/// (`Database.rollbacks`). Ids are told apart by their bytes, as everywhere else: Swift's `==`
+/// takes an NFC and an NFD spelling of one name for one string, so an id that is not ASCII is
+/// remembered by its bytes. Records often come in runs of one user (44% of the 1M-task file's):
+/// an id equal to the last one, when ASCII, returns before any hashing.
 final class HabitsRecordUsers {
     /// Ids remembered at most: about 5 MB of short ids.
     static let remembered = 65_536
