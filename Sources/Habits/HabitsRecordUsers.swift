@@ -35,10 +35,7 @@ final class HabitsRecordUsers {
     /// Records that `userId` has a record (written with it, in its transaction).
     func note(_ userId: String) throws {
         if database.rollbacks != rollbacks || written.count + writtenBytes.count >= Self.remembered {
-            rollbacks = database.rollbacks
-            written.removeAll(keepingCapacity: true)
-            writtenBytes.removeAll(keepingCapacity: true)
-            lastASCII = nil
+            forget()
         } else if userId == lastASCII {
             return
         }
@@ -46,6 +43,18 @@ final class HabitsRecordUsers {
         let isASCII = bytes.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
         lastASCII = isASCII ? userId : nil
         let isNew = isASCII ? written.insert(userId).inserted : writtenBytes.insert(Array(userId.utf8)).inserted
-        if isNew { try upsert.write([.text(userId)]) }
+        guard isNew else { return }
+        do { try upsert.write([.text(userId)]) } catch {
+            // Not written (outside a transaction nothing rolls back to tell): written again next time.
+            forget()
+            throw error
+        }
+    }
+
+    private func forget() {
+        rollbacks = database.rollbacks
+        written.removeAll(keepingCapacity: true)
+        writtenBytes.removeAll(keepingCapacity: true)
+        lastASCII = nil
     }
 }

@@ -146,8 +146,8 @@ public enum HabitsSchema {
     /// `sequential` for the transaction (as fleet step 3 does; PostgreSQL without Citus keeps the
     /// setting and ignores it): the read of every shard would otherwise run in parallel, after
     /// which Citus refuses the functions the migration's transaction creates next. On Citus the
-    /// table is a local table of the coordinator until `report distribute` lays it out with the
-    /// others (by `user_id`, next to `users`).
+    /// import that migrates then lays the table out with the others (`Database.layOut`: by
+    /// `user_id`, next to `users`), as `report distribute` does.
     static let version8Tables = """
         CREATE TABLE habits_record_users (user_id TEXT NOT NULL PRIMARY KEY) STRICT, WITHOUT ROWID;
         INSERT INTO habits_record_users (user_id)

@@ -100,6 +100,17 @@ final class HabitsRecordUsersTests: XCTestCase {
         XCTAssertEqual(try listed(store.database), [["in-savepoint"], ["in-transaction"]])
     }
 
+    /// A write that fails outside a transaction (nothing rolls back to tell the writer) is not
+    /// taken as done: the same user is written at the next record.
+    func testAUserWhoseWriteFailedIsWrittenAgain() throws {
+        let users = try HabitsRecordUsers(database: store.database)
+        try store.database.execute("ALTER TABLE habits_record_users RENAME TO record_users_away")
+        XCTAssertThrowsError(try users.note("u1"))
+        try store.database.execute("ALTER TABLE record_users_away RENAME TO habits_record_users")
+        try users.note("u1")
+        XCTAssertEqual(try listed(store.database), [["u1"]])
+    }
+
     /// A task that moves from u2 to u1 leaves u2 named with no record: the report is the one of a
     /// database that only ever had the records as they end.
     func testAUserWhoseRecordsAllMovedIsInNoTableOfTheReport() throws {
