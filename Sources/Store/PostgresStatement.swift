@@ -33,11 +33,9 @@ final class PostgresStatement: StoreStatement, PostgresStream {
     private var row = -1
     private var rowCount = 0
     private var types: [UInt32] = []
-    /// Whether this statement's SQL returns rows and so runs in single-row mode.
+    /// Whether this statement's SQL returns rows and so runs in single-row mode (or through a
+    /// cursor); false for a query prepared to be read whole (`Database.prepare(readingWhole:)`).
     private let streams: Bool
-    /// Whether its rows come in one result, never through a cursor or in single-row mode
-    /// (`Database.prepare(readingWhole:)`).
-    let readsWhole: Bool
     /// A run has started and its last row has not been reached (the next `step` reads on).
     private var running = false
     /// Rows of a streaming run are still on the wire (`PQgetResult` gives more).
@@ -54,7 +52,6 @@ final class PostgresStatement: StoreStatement, PostgresStream {
         self.sql = sql
         text = PostgresSQL.placeholders(sql)
         let keyword = sql.drop(while: { $0.isWhitespace || $0 == "(" }).prefix(6).uppercased()
-        readsWhole = readingWhole
         streams =
             !readingWhole && (keyword.hasPrefix("SELECT") || keyword.hasPrefix("WITH") || keyword.hasPrefix("VALUES"))
     }
