@@ -1,5 +1,6 @@
 import ReportModel
 import Store
+import Time
 
 /// `report habits` (SPEC §3): daily scores, badges, streaks, consistency and categories.
 ///
@@ -40,33 +41,17 @@ public enum HabitsAnalysis {
             // read the days after it, the others their whole histories. Windows are small (the
             // days since the state), so a resumed report takes `windowUsers` users a time for its
             // window reads (on Citus in lists of users of one shard each: one worker answers
-            // each), then reads the whole histories `wholeUsers` at a time, in order.
-            let outer = window == nil ? batching.wholeUsers : max(batching.windowUsers, batching.wholeUsers)
-            var batch = [HabitsUserRecords](repeating: HabitsUserRecords(), count: outer)
-            var resumed = [HabitsCachedState?](repeating: nil, count: outer)
-            for start in stride(from: 0, to: userIds.count, by: outer) {
-                let ids = Array(userIds[start..<min(start + outer, userIds.count)])
-                for (index, userId) in ids.enumerated() { resumed[index] = cached[Array(userId.utf8)] }
-                // On Citus each window list names users of one shard (one worker answers it).
-                let shards = window == nil ? nil : try database.shards(of: ids, in: "users")
-                let windowRead =
-                    try window?.read(
-                        batch: ids, states: Array(resumed[0..<ids.count]), shards: shards, through: options.to,
-                        into: &batch) ?? []
-                for part in stride(from: 0, to: ids.count, by: batching.wholeUsers) {
-                    let users = part..<min(part + batching.wholeUsers, ids.count)
-                    var whole: [Int] = []
-                    for index in users where !windowRead.contains(index) {
-                        resumed[index] = nil
-                        whole.append(index)
-                    }
-                    try reader.read(batch: ids, wanted: whole, into: &batch)
-                    for index in users {
-                        accumulator.add(batch[index], resuming: resumed[index])
-                        // A larger batch than `wholeUsers` keeps no whole history once added.
-                        if outer > batching.wholeUsers && !windowRead.contains(index) {
-                            batch[index] = HabitsUserRecords()
-                        }
+            // each), then reads the whole histories `wholeUsers` at a time, in order. The reads run
+            // on a thread of their own, a part of `wholeUsers` users ahead of the analysis (the
+            // database is theirs until every part is read; `ReadAhead`).
+            try ReadAhead<HabitsReadPart>.consume(depth: batching.partsAhead, name: "report-habits-reader") { send in
+                try Self.read(
+                    userIds, cached: cached, database: database, reader: reader, window: window, batching: batching,
+                    through: options.to, send: send)
+            } _: { next in
+                while let part = try next() {
+                    for (records, resumed) in zip(part.records, part.resumed) {
+                        accumulator.add(records, resuming: resumed)
                     }
                 }
             }
@@ -83,6 +68,46 @@ public enum HabitsAnalysis {
         if analysis.daily.count == 0 { report.emptyPeriod = try HabitsScopes.emptyPeriod(database, options: options) }
         return report
     }
+
+    /// Reads the records of `userIds`, in order, and sends them a part of at most
+    /// `batching.wholeUsers` users at a time, each user with the cached state its walk resumes
+    /// from (nil: the records are the user's whole history).
+    private static func read(
+        _ userIds: [String], cached: [[UInt8]: HabitsCachedState], database: Database, reader: HabitsRecordReader,
+        window: HabitsWindowRecordReader?, batching: HabitsBatching, through last: Day,
+        send: (HabitsReadPart) throws -> Void
+    ) throws {
+        let outer = window == nil ? batching.wholeUsers : max(batching.windowUsers, batching.wholeUsers)
+        var batch = [HabitsUserRecords](repeating: HabitsUserRecords(), count: outer)
+        var resumed = [HabitsCachedState?](repeating: nil, count: outer)
+        for start in stride(from: 0, to: userIds.count, by: outer) {
+            let ids = Array(userIds[start..<min(start + outer, userIds.count)])
+            for (index, userId) in ids.enumerated() { resumed[index] = cached[Array(userId.utf8)] }
+            // On Citus each window list names users of one shard (one worker answers it).
+            let shards = window == nil ? nil : try database.shards(of: ids, in: "users")
+            let windowRead =
+                try window?.read(
+                    batch: ids, states: Array(resumed[0..<ids.count]), shards: shards, through: last, into: &batch)
+                ?? []
+            for part in stride(from: 0, to: ids.count, by: batching.wholeUsers) {
+                let users = part..<min(part + batching.wholeUsers, ids.count)
+                var whole: [Int] = []
+                for index in users where !windowRead.contains(index) {
+                    resumed[index] = nil
+                    whole.append(index)
+                }
+                try reader.read(batch: ids, wanted: whole, into: &batch)
+                var sent = HabitsReadPart()
+                for index in users {
+                    // Moved out: the part keeps its own records while the batch is filled again.
+                    sent.records.append(batch[index])
+                    sent.resumed.append(resumed[index])
+                    batch[index] = HabitsUserRecords()
+                }
+                try send(sent)
+            }
+        }
+    }
 }
 
 /// How many users `HabitsAnalysis` reads together; tests set small ones to cross every boundary.
@@ -93,6 +118,8 @@ struct HabitsBatching: Sendable {
     var windowUsers: Int
     /// Ids a window query names (`HabitsWindowRecordReader`).
     var idsPerWindowQuery: Int
+    /// Parts of `wholeUsers` users read ahead of the analysis, at most (`ReadAhead`).
+    var partsAhead = 1
 
     /// 1,024 users' windows in lists of 128 ids: about 8 days of records a user, a few MB more.
     /// The nightly's day report of 2,500 users (habits profile at scale 0.25, 2026-12-05, four
@@ -101,6 +128,13 @@ struct HabitsBatching: Sendable {
     /// (0.86–0.97 s: parallel plans whose workers cost more to start than they save).
     static let standard = HabitsBatching(
         wholeUsers: HabitsAnalysis.batchSize, windowUsers: 1_024, idsPerWindowQuery: 128)
+}
+
+/// Users' records as read, in report order, each with the cached state its walk resumes from
+/// (nil: the records are the user's whole history).
+struct HabitsReadPart: Sendable {
+    var records: [HabitsUserRecords] = []
+    var resumed: [HabitsCachedState?] = []
 }
 
 /// Everything the report needs, gathered user by user.

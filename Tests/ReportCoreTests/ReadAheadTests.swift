@@ -1,0 +1,115 @@
+import Foundation
+import XCTest
+
+@testable import Store
+
+/// `ReadAhead`: a producer on a second thread, its items taken in order through a bounded queue.
+final class ReadAheadTests: XCTestCase {
+    /// A counter both threads touch.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        private var ended = false
+        func add() { lock.withLock { value += 1 } }
+        var count: Int { lock.withLock { value } }
+        func end() { lock.withLock { ended = true } }
+        var hasEnded: Bool { lock.withLock { ended } }
+    }
+
+    struct Broken: Error, Equatable { let at: Int }
+
+    func testEveryItemArrivesInOrderThenNil() throws {
+        let taken = try ReadAhead<Int>.consume(depth: 3) { send in
+            for item in 0..<5_000 { try send(item) }
+        } _: { next in
+            var taken: [Int] = []
+            while let item = try next() { taken.append(item) }
+            XCTAssertNil(try next(), "the end stays the end")
+            return taken
+        }
+        XCTAssertEqual(taken, Array(0..<5_000))
+    }
+
+    func testTheProducerRunsAtMostDepthItemsAhead() throws {
+        let made = Counter()
+        try ReadAhead<Int>.consume(depth: 2) { send in
+            for item in 0..<1_000 {
+                try send(item)
+                made.add()
+            }
+        } _: { next in
+            for taken in 1...3 {
+                XCTAssertNotNil(try next())
+                // Time enough for an unbounded producer to make hundreds more.
+                Thread.sleep(forTimeInterval: 0.05)
+                XCTAssertLessThanOrEqual(made.count, taken + 2, "after \(taken) taken")
+                XCTAssertGreaterThanOrEqual(made.count, taken, "after \(taken) taken")
+            }
+        }
+    }
+
+    func testTheProducersErrorComesAfterTheItemsSentBeforeIt() throws {
+        var taken: [Int] = []
+        XCTAssertThrowsError(
+            try ReadAhead<Int>.consume(depth: 4) { send in
+                for item in 0..<3 { try send(item) }
+                throw Broken(at: 3)
+            } _: { next in
+                while let item = try next() { taken.append(item) }
+            }
+        ) { error in
+            XCTAssertEqual(error as? Broken, Broken(at: 3))
+        }
+        XCTAssertEqual(taken, [0, 1, 2])
+    }
+
+    func testAConsumerThatStopsEarlyStopsTheProducerBeforeConsumeReturns() throws {
+        let producer = Counter()
+        let first = try ReadAhead<Int>.consume(depth: 1) { send in
+            defer { producer.end() }
+            var item = 0
+            while true {
+                try send(item)
+                item += 1
+            }
+        } _: { next in
+            try next()
+        }
+        XCTAssertEqual(first, 0)
+        XCTAssertTrue(producer.hasEnded, "the producer's thread is done with what it captured")
+
+        let thrower = Counter()
+        XCTAssertThrowsError(
+            try ReadAhead<Int>.consume(depth: 1) { send in
+                defer { thrower.end() }
+                for item in 0..<1_000_000 { try send(item) }
+            } _: { next -> Void in
+                _ = try next()
+                throw Broken(at: -1)
+            }
+        ) { XCTAssertEqual($0 as? Broken, Broken(at: -1)) }
+        XCTAssertTrue(thrower.hasEnded)
+    }
+
+    /// The producer owns the database while it runs: a SQLite report read on the second thread,
+    /// inside the caller's transaction, sees the caller's snapshot.
+    func testTheProducerReadsInTheCallersTransaction() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ra-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try Database(path: directory.appendingPathComponent("t.sqlite").path)
+        try database.execute("CREATE TABLE t (n INTEGER)")
+        let values = try database.transaction {
+            try database.execute("INSERT INTO t VALUES (1), (2), (3)")
+            return try ReadAhead<Int64>.consume(depth: 1) { send in
+                let statement = try database.prepare("SELECT n FROM t ORDER BY n")
+                while try statement.step() { try send(statement.int64(0)) }
+            } _: { next in
+                var values: [Int64] = []
+                while let value = try next() { values.append(value) }
+                return values
+            }
+        }
+        XCTAssertEqual(values, [1, 2, 3])
+    }
+}
