@@ -26,14 +26,23 @@ public enum HabitsAnalysis {
     }
 
     static func report(database: Database, options: HabitsOptions, batching: HabitsBatching) throws -> Report {
+        let analysis = try analyse(database: database, options: options, batching: batching)
+        var report = HabitsReportLayout.report(analysis, options: options)
+        if analysis.daily.count == 0 { report.emptyPeriod = try HabitsScopes.emptyPeriod(database, options: options) }
+        return report
+    }
+
+    /// The figures of a report, before they are laid out (and its states saved, once its snapshot ends).
+    static func analyse(
+        database: Database, options: HabitsOptions, batching: HabitsBatching
+    ) throws
+        -> HabitsAccumulator
+    {
         try options.validate()
         let store = try HabitsStreakStateStore(database: database, dayStartMinutes: options.dayStartMinutes)
         let analysis = try database.transaction(immediate: false) { () throws -> HabitsAccumulator in
-            let reader = try HabitsRecordReader(database: database)
             let cached = options.usesStreakStateCache ? try store.load(before: options.from) : [:]
-            let window =
-                cached.isEmpty ? nil : try HabitsWindowRecordReader(database: database, ids: batching.idsPerWindowQuery)
-            let userIds = try reader.userIds(only: options.user)
+            let userIds = try HabitsRecordReader(database: database).userIds(only: options.user)
             if let user = options.user, userIds.isEmpty { throw HabitsAnalysisError.unknownUser(user) }
             var accumulator = HabitsAccumulator(options: options)
             // Users go in batches of six queries each (a round trip per query is what a server
@@ -41,17 +50,32 @@ public enum HabitsAnalysis {
             // read the days after it, the others their whole histories. Windows are small (the
             // days since the state), so a resumed report takes `windowUsers` users a time for its
             // window reads (on Citus in lists of users of one shard each: one worker answers
-            // each), then reads the whole histories `wholeUsers` at a time, in order. The reads run
-            // on a thread of their own, a part of `wholeUsers` users ahead of the analysis (the
-            // database is theirs until every part is read; `ReadAhead`).
-            try ReadAhead<HabitsReadPart>.consume(depth: batching.partsAhead, name: "report-habits-reader") { send in
-                try Self.read(
-                    userIds, cached: cached, database: database, reader: reader, window: window, batching: batching,
-                    through: options.to, send: send)
-            } _: { next in
-                while let part = try next() {
-                    for (records, resumed) in zip(part.records, part.resumed) {
-                        accumulator.add(records, resuming: resumed)
+            // each), then reads the whole histories `wholeUsers` at a time, in order.
+            let outer = cached.isEmpty ? batching.wholeUsers : max(batching.windowUsers, batching.wholeUsers)
+            let batches = stride(from: 0, to: userIds.count, by: outer).map { $0..<min($0 + outer, userIds.count) }
+            // The reads run on threads of their own, a part of `wholeUsers` users ahead of the
+            // analysis (each connection is its thread's until every part is read; `ReadAhead`).
+            // On a server a second connection on the same snapshot takes every other batch: the
+            // server then works on two queries at once.
+            try database.withSnapshotReader { beside in
+                let databases =
+                    [database] + (batches.count > 1 && batching.readsBeside ? [beside] : []).compactMap { $0 }
+                let readers = try databases.map {
+                    try HabitsConnectionReader(database: $0, windows: !cached.isEmpty, batching: batching)
+                }
+                accumulator.readConnections = readers.count
+                try Self.reading(readers[...], batches: batches, cached: cached, userIds: userIds, options: options) {
+                    nexts in
+                    for (number, batch) in batches.enumerated() {
+                        let next = nexts[number % nexts.count]
+                        for _ in stride(from: 0, to: batch.count, by: batching.wholeUsers) {
+                            guard let part = try next() else {
+                                throw StoreError("internal error: the habits reads ended before batch \(number)")
+                            }
+                            for (records, resumed) in zip(part.records, part.resumed) {
+                                accumulator.add(records, resuming: resumed)
+                            }
+                        }
                     }
                 }
             }
@@ -64,48 +88,74 @@ public enum HabitsAnalysis {
             let checkpoints = analysis.checkpoints
             database.whenOutsideTransaction { store.save(checkpoints) }
         }
-        var report = HabitsReportLayout.report(analysis, options: options)
-        if analysis.daily.count == 0 { report.emptyPeriod = try HabitsScopes.emptyPeriod(database, options: options) }
-        return report
+        return analysis
     }
 
-    /// Reads the records of `userIds`, in order, and sends them a part of at most
+    /// Starts a thread of reads for each of `readers` (the n-th reads every n-th batch), then
+    /// runs `body` with the functions that take their parts, in the readers' order.
+    private static func reading(
+        _ readers: ArraySlice<HabitsConnectionReader>, batches: [Range<Int>], cached: [[UInt8]: HabitsCachedState],
+        userIds: [String], options: HabitsOptions, nexts: [() throws -> HabitsReadPart?] = [],
+        _ body: ([() throws -> HabitsReadPart?]) throws -> Void
+    ) throws {
+        guard let reader = readers.first else { return try body(nexts) }
+        let number = nexts.count, count = nexts.count + readers.count
+        try ReadAhead<HabitsReadPart>.consume(depth: reader.batching.partsAhead, name: "report-habits-reader") {
+            send in
+            for batch in stride(from: number, to: batches.count, by: count) {
+                try reader.read(Array(userIds[batches[batch]]), cached: cached, through: options.to, send: send)
+            }
+        } _: { next in
+            try reading(
+                readers.dropFirst(), batches: batches, cached: cached, userIds: userIds, options: options,
+                nexts: nexts + [next], body)
+        }
+    }
+}
+
+/// The reads of users' records on one connection: whole histories and, when a report resumes
+/// from cached states, windows.
+struct HabitsConnectionReader {
+    let database: Database
+    let batching: HabitsBatching
+    let whole: HabitsRecordReader
+    let window: HabitsWindowRecordReader?
+
+    init(database: Database, windows: Bool, batching: HabitsBatching) throws {
+        self.database = database
+        self.batching = batching
+        whole = try HabitsRecordReader(database: database)
+        window = windows ? try HabitsWindowRecordReader(database: database, ids: batching.idsPerWindowQuery) : nil
+    }
+
+    /// Reads the records of a batch of users, in order, and sends them a part of at most
     /// `batching.wholeUsers` users at a time, each user with the cached state its walk resumes
     /// from (nil: the records are the user's whole history).
-    private static func read(
-        _ userIds: [String], cached: [[UInt8]: HabitsCachedState], database: Database, reader: HabitsRecordReader,
-        window: HabitsWindowRecordReader?, batching: HabitsBatching, through last: Day,
-        send: (HabitsReadPart) throws -> Void
+    func read(
+        _ ids: [String], cached: [[UInt8]: HabitsCachedState], through last: Day, send: (HabitsReadPart) throws -> Void
     ) throws {
-        let outer = window == nil ? batching.wholeUsers : max(batching.windowUsers, batching.wholeUsers)
-        var batch = [HabitsUserRecords](repeating: HabitsUserRecords(), count: outer)
-        var resumed = [HabitsCachedState?](repeating: nil, count: outer)
-        for start in stride(from: 0, to: userIds.count, by: outer) {
-            let ids = Array(userIds[start..<min(start + outer, userIds.count)])
-            for (index, userId) in ids.enumerated() { resumed[index] = cached[Array(userId.utf8)] }
-            // On Citus each window list names users of one shard (one worker answers it).
-            let shards = window == nil ? nil : try database.shards(of: ids, in: "users")
-            let windowRead =
-                try window?.read(
-                    batch: ids, states: Array(resumed[0..<ids.count]), shards: shards, through: last, into: &batch)
-                ?? []
-            for part in stride(from: 0, to: ids.count, by: batching.wholeUsers) {
-                let users = part..<min(part + batching.wholeUsers, ids.count)
-                var whole: [Int] = []
-                for index in users where !windowRead.contains(index) {
-                    resumed[index] = nil
-                    whole.append(index)
-                }
-                try reader.read(batch: ids, wanted: whole, into: &batch)
-                var sent = HabitsReadPart()
-                for index in users {
-                    // Moved out: the part keeps its own records while the batch is filled again.
-                    sent.records.append(batch[index])
-                    sent.resumed.append(resumed[index])
-                    batch[index] = HabitsUserRecords()
-                }
-                try send(sent)
+        var batch = [HabitsUserRecords](repeating: HabitsUserRecords(), count: ids.count)
+        var resumed = ids.map { cached[Array($0.utf8)] }
+        // On Citus each window list names users of one shard (one worker answers it).
+        let shards = window == nil ? nil : try database.shards(of: ids, in: "users")
+        let windowRead =
+            try window?.read(batch: ids, states: resumed, shards: shards, through: last, into: &batch) ?? []
+        for part in stride(from: 0, to: ids.count, by: batching.wholeUsers) {
+            let users = part..<min(part + batching.wholeUsers, ids.count)
+            var whole: [Int] = []
+            for index in users where !windowRead.contains(index) {
+                resumed[index] = nil
+                whole.append(index)
             }
+            try self.whole.read(batch: ids, wanted: whole, into: &batch)
+            var sent = HabitsReadPart()
+            for index in users {
+                // Moved out: what the part holds is freed once analysed.
+                sent.records.append(batch[index])
+                sent.resumed.append(resumed[index])
+                batch[index] = HabitsUserRecords()
+            }
+            try send(sent)
         }
     }
 }
@@ -120,6 +170,9 @@ struct HabitsBatching: Sendable {
     var idsPerWindowQuery: Int
     /// Parts of `wholeUsers` users read ahead of the analysis, at most (`ReadAhead`).
     var partsAhead = 1
+    /// Whether a second connection on the report's snapshot reads every other batch, where the
+    /// database offers one (`Database.withSnapshotReader`).
+    var readsBeside = true
 
     /// 1,024 users' windows in lists of 128 ids: about 8 days of records a user, a few MB more.
     /// The nightly's day report of 2,500 users (habits profile at scale 0.25, 2026-12-05, four
@@ -149,6 +202,8 @@ struct HabitsAccumulator: Sendable {
     private(set) var quality = HabitsQualityLog()
     /// The walk states to cache for later reports (`HabitsStreakStateStore`).
     private(set) var checkpoints: [(userId: String, state: HabitsCachedState)] = []
+    /// The connections the records were read on: two where a second shared the snapshot.
+    var readConnections = 1
 
     init(options: HabitsOptions) { self.options = options }
 

@@ -36,6 +36,27 @@ public final class Database {
         }
     }
 
+    /// A database over a connection already open (`withSnapshotReader`).
+    init(connection: any StoreConnection) { self.connection = connection }
+
+    /// Runs `body` with a second connection to this database whose read-only transaction sees
+    /// the snapshot of this one's reading transaction (PostgreSQL's exported snapshot), so that a
+    /// report's reads can run on two connections at once, on another thread (a connection is one
+    /// thread's at a time): the server then works on two queries, on two cores, instead of one.
+    /// The connection ends when `body` returns. `body` gets nil on SQLite, outside a reading
+    /// transaction, and where the second connection cannot be opened or cannot take the snapshot
+    /// (a limit of connections, a pooler that cannot share one): the reads then all run here, as
+    /// they would anyway.
+    ///
+    /// On Citus the coordinator's snapshot is shared; what each worker's rows show is as in any
+    /// Citus transaction, the snapshot of the worker's own transaction (docs/SCALE.md).
+    public func withSnapshotReader<T>(_ body: (Database?) throws -> T) throws -> T {
+        guard isInTransaction, let reader = try connection.openSnapshotReader() else { return try body(nil) }
+        let database = Database(connection: reader)
+        defer { try? database.execute("COMMIT") }
+        return try body(database)
+    }
+
     /// Runs one or more statements that take no parameters and return no rows.
     public func execute(_ sql: String) throws {
         if pending.isActive { try pending.flush(beforeRunning: sql) }

@@ -11,6 +11,13 @@ import Foundation
 final class PostgresConnection: StoreConnection {
     let handle: OpaquePointer
     let location: String
+    /// The URL as given, password included, to open a second connection (`openSnapshotReader`);
+    /// never shown (`location` is).
+    private let url: String
+    private let busyTimeoutMilliseconds: Int32
+    /// The snapshot of the reading transaction in progress, exported at its `BEGIN` (nil when the
+    /// server refused, or in a writing transaction).
+    private var exportedSnapshot: String?
     var kind: StoreKind { .postgresql }
     var dialect: SQLDialect { .postgresql }
     /// The password of the URL, every spelling and piece of it, removed from every message libpq
@@ -58,6 +65,8 @@ final class PostgresConnection: StoreConnection {
     var citusInstalled: Bool?
 
     init(url: String, mode: Database.Mode, busyTimeoutMilliseconds: Int32) throws {
+        self.url = url
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         location = StoreLocation.display(url)
         secrets = ConnectionSecrets(location: url)
         // `connect_timeout` first, so that a value in the URL overrides it: an unreachable host
@@ -252,8 +261,48 @@ final class PostgresConnection: StoreConnection {
             }
         } else {
             try execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+            exportedSnapshot = try exportSnapshot()
             readsThroughCursors = true
         }
+    }
+
+    /// This reading transaction's snapshot, exported for a second connection to read beside this
+    /// one (`openSnapshotReader`), or nil where the server refuses to export it: the transaction is
+    /// then begun again without. Exported at the `BEGIN`, not when asked for: a report reads in a
+    /// savepoint of its command's transaction, and a subtransaction cannot export one.
+    private func exportSnapshot() throws -> String? {
+        let result = PQexec(handle, "SELECT pg_export_snapshot()")
+        defer { PQclear(result) }
+        if PQresultStatus(result) == PGRES_TUPLES_OK, PQntuples(result) == 1, PQgetisnull(result, 0, 0) == 0 {
+            return String(cString: PQgetvalue(result, 0, 0))
+        }
+        guard PQstatus(handle) == CONNECTION_OK else { throw error(result, sql: "SELECT pg_export_snapshot()") }
+        try execute("ROLLBACK")
+        try execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        return nil
+    }
+
+    /// A second connection to this database, as this one was opened, in a read-only transaction
+    /// that sees this reading transaction's snapshot (`SET TRANSACTION SNAPSHOT`); nil outside a
+    /// reading transaction, where none was exported, or when the connection or the snapshot's
+    /// import fails (a limit of connections, a pooler): reads then stay on this connection.
+    func openSnapshotReader() throws -> (any StoreConnection)? {
+        // A cursor's CLOSE may still be on its way (`sendWithoutWaiting`): the transaction is
+        // idle, and its state known, once it is read.
+        try awaitPending()
+        guard readsThroughCursors, PQtransactionStatus(handle) == PQTRANS_INTRANS, let exportedSnapshot,
+            !exportedSnapshot.isEmpty, exportedSnapshot.allSatisfy({ $0.isHexDigit || $0 == "-" })
+        else { return nil }
+        guard
+            let reader = try? PostgresConnection(
+                url: url, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        else { return nil }
+        do {
+            try reader.execute(
+                "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '\(exportedSnapshot)'")
+        } catch { return nil }
+        reader.readsThroughCursors = true
+        return reader
     }
 
     /// `BEGIN` and the writer lock if it is free now (`pg_try_advisory_xact_lock`).

@@ -48,7 +48,7 @@ public final class ReadAhead<Item: Sendable>: @unchecked Sendable {
     public static func consume<Result>(
         depth: Int, name: String = "report-read-ahead",
         producing produce: @escaping (_ send: (Item) throws -> Void) throws -> Void,
-        _ body: (_ next: () throws -> Item?) throws -> Result
+        _ body: (_ next: @escaping () throws -> Item?) throws -> Result
     ) throws -> Result {
         let readAhead = ReadAhead(depth: depth)
         readAhead.start(Producer(produce), name: name)

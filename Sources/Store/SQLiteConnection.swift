@@ -130,6 +130,11 @@ final class SQLiteConnection: StoreConnection {
 
     func shards(of values: [String], in table: String) throws -> [Int64]? { nil }
 
+    /// None: SQLite's reads run in this process, whose two threads already share the work
+    /// (`ReadAhead`), and a second connection would share no snapshot without SQLite's
+    /// `SQLITE_ENABLE_SNAPSHOT` interface.
+    func openSnapshotReader() throws -> (any StoreConnection)? { nil }
+
     /// A file is one machine's: there is nothing to distribute it over.
     func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep] {
         throw StoreError(

@@ -69,6 +69,10 @@ public protocol StoreConnection: AnyObject {
     /// the table is distributed (a Citus coordinator); nil where it is not (one node holds it all).
     func shards(of values: [String], in table: String) throws -> [Int64]?
 
+    /// A second connection whose transaction, begun, reads the snapshot of this connection's
+    /// reading transaction (`Database.withSnapshotReader`); nil where there is none to share.
+    func openSnapshotReader() throws -> (any StoreConnection)?
+
     /// Lays tables out over the nodes of a distributed database (`Database.distribute`), inside
     /// the caller's transaction; throws on a backend that is not one.
     func distribute(_ plan: [TableDistribution]) throws -> [DistributionStep]

@@ -149,4 +149,36 @@ final class HabitsBatchTests: XCTestCase {
             }
         }
     }
+
+    /// On a server a second connection on the report's snapshot reads every other batch; the
+    /// parts come back in user order whichever connection read them, so the figures are those
+    /// read on one connection. SQLite reads on one.
+    func testAServerReadsEveryOtherBatchOnASecondConnectionWithTheSameFigures() throws {
+        let ids = (0..<23).map { String(format: "b%02d", $0) }
+        for (number, id) in ids.enumerated() {
+            try store.user(id, timezone: number % 2 == 0 ? "Asia/Tokyo" : "Europe/Paris")
+            for day in stride(from: 1, through: 28, by: 1 + number % 3) {
+                let date = String(format: "2026-11-%02d", day)
+                try store.task("\(id)-t\(day)", user: id, date: date, state: day % 2 == 0 ? "a_faire" : "terminee")
+            }
+        }
+        var options = HabitsOptions(from: Day("2026-11-01")!, to: Day("2026-11-28")!, asOf: HabitsTestStore.asOf)
+        options.usesStreakStateCache = false
+        var alone = HabitsBatching(wholeUsers: 2, windowUsers: 4, idsPerWindowQuery: 2)
+        alone.readsBeside = false
+        var beside = alone
+        beside.readsBeside = true
+        let one = try HabitsAnalysis.analyse(database: store.database, options: options, batching: alone)
+        let two = try HabitsAnalysis.analyse(database: store.database, options: options, batching: beside)
+        XCTAssertEqual(one.readConnections, 1)
+        XCTAssertEqual(two.readConnections, store.database.kind == .sqlite ? 1 : 2)
+        XCTAssertEqual(two.userIds, ids, "every user once, in order")
+        XCTAssertEqual(two.userIds, one.userIds)
+        XCTAssertEqual(
+            HabitsReportLayout.report(two, options: options).rows("daily"),
+            HabitsReportLayout.report(one, options: options).rows("daily"))
+        XCTAssertEqual(
+            HabitsReportLayout.report(two, options: options).rows("streaks"),
+            HabitsReportLayout.report(one, options: options).rows("streaks"))
+    }
 }
