@@ -27,6 +27,24 @@ final class HabitsCitusPlanTests: XCTestCase {
         XCTAssertTrue(flows.contains(" flows_") && flows.contains(" flow_contexts_"), flows)
     }
 
+    /// The whole history of one user (in a resumed report, most of the few read whole) is read
+    /// with an equality, which Citus routes to one worker; a range, even of one id, goes to every
+    /// shard.
+    func testOneUsersWholeHistoryIsARouterQuery() throws {
+        try CitusPlan.requireCitus()
+        let store = try HabitsTestStore()
+        try store.user("u1", timezone: "Europe/Paris")
+        try store.task("t1", date: "2026-11-01")
+        for sql in HabitsRecordReader.sql(range: HabitsRecordReader.oneUser) {
+            let plan = try CitusPlan.explain(store.database, sql, [.text("u1")])
+            XCTAssertEqual(CitusPlan.taskCount(plan), 1, plan)
+        }
+        for sql in HabitsRecordReader.sql(range: HabitsRecordReader.idRange) {
+            let plan = try CitusPlan.explain(store.database, sql, [.text("u1"), .text("u1")])
+            XCTAssertGreaterThan(CitusPlan.taskCount(plan) ?? 0, 1, plan)
+        }
+    }
+
     /// The window reads of a batch of users (`HabitsWindowRecordReader`): tasks and flows dated
     /// or done in the window, each one query the workers of the ids' shards answer whole (as a
     /// union they were distributed subplans gathered on the coordinator first).
