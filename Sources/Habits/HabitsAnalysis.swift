@@ -10,7 +10,10 @@ import Time
 /// day start, and the streak/consistency walk runs over that user's sorted days in Swift. Only compact results
 /// leave the loop: packed `daily` rows, one streak summary per user, category totals, quality
 /// issues and the running totals. All reads happen in one read transaction, so a report sees one
-/// snapshot even while an import writes.
+/// snapshot even while an import writes. The reads run on a thread of their own, a part of users
+/// ahead of the analysis (`ReadAhead`); on a server a second connection on the same snapshot
+/// (`Database.withSnapshotReader`) reads every other batch on a third, and the analysis takes the
+/// parts in user order whichever read them.
 ///
 /// A user with a cached walk state from before the period (`habits_streak_state`) is read only
 /// for the days after it (`HabitsWindowRecordReader`) and the walk resumes from the state, with
@@ -57,10 +60,8 @@ public enum HabitsAnalysis {
             // analysis (each connection is its thread's until every part is read; `ReadAhead`).
             // On a server a second connection on the same snapshot takes every other batch: the
             // server then works on two queries at once.
-            try database.withSnapshotReader { beside in
-                let databases =
-                    [database] + (batches.count > 1 && batching.readsBeside ? [beside] : []).compactMap { $0 }
-                let readers = try databases.map {
+            func readAll(_ beside: Database?) throws {
+                let readers = try ([database] + [beside].compactMap { $0 }).map {
                     try HabitsConnectionReader(database: $0, windows: !cached.isEmpty, batching: batching)
                 }
                 accumulator.readConnections = readers.count
@@ -78,6 +79,11 @@ public enum HabitsAnalysis {
                         }
                     }
                 }
+            }
+            if batches.count > 1 && batching.readsBeside {
+                try database.withSnapshotReader(readAll)
+            } else {
+                try readAll(nil)
             }
             accumulator.checkTotals()
             return accumulator
