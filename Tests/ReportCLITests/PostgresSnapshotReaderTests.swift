@@ -71,6 +71,29 @@ final class PostgresSnapshotReaderTests: XCTestCase {
         }
     }
 
+    /// A server that refuses to export the snapshot (here: a role that may not run
+    /// `pg_export_snapshot`; a standby may refuse too): the reading transaction begins again
+    /// without one, and reads on, alone.
+    func testARefusedExportLeavesTheTransactionReadingAlone() throws {
+        let server = try PostgresTestServer.shared()
+        let url = try server.freshDatabase(prefix: "snapshot_refused")
+        let owner = try Database(path: url)
+        try owner.execute(
+            """
+            DROP ROLE IF EXISTS report_no_export; CREATE ROLE report_no_export LOGIN;
+            REVOKE EXECUTE ON FUNCTION pg_export_snapshot() FROM PUBLIC;
+            CREATE TABLE t (n integer PRIMARY KEY); INSERT INTO t VALUES (1), (2), (3);
+            GRANT SELECT ON t TO report_no_export
+            """)
+        let refused = try Database(path: url.replacingOccurrences(of: "postgres@", with: "report_no_export@"))
+        XCTAssertThrowsError(try refused.scalarInt("SELECT count(*) FROM (SELECT pg_export_snapshot()) s"))
+        try refused.transaction(immediate: false) {
+            try refused.withSnapshotReader { XCTAssertNil($0, "nothing exported to share") }
+            XCTAssertEqual(try count(refused), 3)
+            XCTAssertEqual(try refused.rows("SHOW transaction_isolation"), [[.text("repeatable read")]])
+        }
+    }
+
     func testSQLiteHasNoSecondConnection() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
