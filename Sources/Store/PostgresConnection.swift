@@ -254,6 +254,7 @@ final class PostgresConnection: StoreConnection {
     /// REPEATABLE READ snapshot, as a SQLite read transaction in WAL mode is.
     func begin(immediate: Bool) throws {
         if immediate {
+            exportedSnapshot = nil
             try execute("BEGIN")
             do { try execute("SELECT pg_advisory_xact_lock(\(Self.writerLock))") } catch {
                 try? execute("ROLLBACK")

@@ -15,7 +15,7 @@ import Foundation
 ///
 /// What `produce` captures (a `Database`, its statements) is used from its thread only, and
 /// while it runs the caller must not touch it: neither a SQLite connection nor libpq's is safe
-/// to use from two threads at once. The caller may again after `consume` returns; the
+/// to use from two threads at once. The caller uses them again once `consume` has returned; the
 /// transaction the reads run in is the caller's, opened before and ended after.
 public final class ReadAhead<Item: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
@@ -26,8 +26,6 @@ public final class ReadAhead<Item: Sendable>: @unchecked Sendable {
     private var failure: (any Error)?
     /// The consumer is done: `send` throws `Stopped` instead of queuing.
     private var stopped = false
-    /// Items queued so far (tests).
-    private var sent = 0
 
     /// What `send` throws once the consumer has stopped: the producer's way out.
     struct Stopped: Error {}
@@ -56,13 +54,6 @@ public final class ReadAhead<Item: Sendable>: @unchecked Sendable {
         return try body(readAhead.next)
     }
 
-    /// Items the producer has queued so far, taken or not (tests).
-    var sentCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return sent
-    }
-
     private func start(_ producer: Producer, name: String) {
         let thread = Thread { [self] in run(producer) }
         thread.name = name
@@ -86,7 +77,6 @@ public final class ReadAhead<Item: Sendable>: @unchecked Sendable {
         while queue.count >= depth && !stopped { condition.wait() }
         if stopped { throw Stopped() }
         queue.append(item)
-        sent += 1
         condition.broadcast()
     }
 
