@@ -45,7 +45,7 @@ public enum HabitsAnalysis {
         let store = try HabitsStreakStateStore(database: database, dayStartMinutes: options.dayStartMinutes)
         let analysis = try database.transaction(immediate: false) { () throws -> HabitsAccumulator in
             let cached = options.usesStreakStateCache ? try store.load(before: options.from) : [:]
-            let userIds = try HabitsRecordReader(database: database).userIds(only: options.user)
+            let userIds = try HabitsRecordReader.userIds(database, only: options.user)
             if let user = options.user, userIds.isEmpty { throw HabitsAnalysisError.unknownUser(user) }
             var accumulator = HabitsAccumulator(options: options)
             // Users go in batches of six queries each (a round trip per query is what a server

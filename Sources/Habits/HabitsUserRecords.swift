@@ -121,7 +121,7 @@ final class HabitsRecordReader {
             SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks WHERE user_id \(range)
             ORDER BY user_id
             """,
-            Self.flowsSQL.replacingOccurrences(of: "BETWEEN ?1 AND ?2", with: range),
+            Self.flowsSQL.replacingOccurrences(of: Self.idRange, with: range),
             """
             SELECT user_id, id, started_at_us, total_seconds, remaining_seconds, ended_at_us
             FROM focus_sessions WHERE user_id \(range) ORDER BY user_id, started_at_us, id
@@ -138,8 +138,9 @@ final class HabitsRecordReader {
     /// next cost a probe per user and table. It may name a user whose records all moved to
     /// another: read, they have nothing, and appear nowhere. Ids are distinct by their bytes
     /// (the key), in byte order (`ORDER BY` of a `C` or binary collation) as the batches need.
-    func userIds(only: String?) throws -> [String] {
-        if let only { return try hasAnything(only) ? [only] : [] }
+    /// Needs none of a reader's statements: a report lists its users before it makes its readers.
+    static func userIds(_ database: Database, only: String?) throws -> [String] {
+        if let only { return try hasAnything(database, only) ? [only] : [] }
         let statement = try database.prepare("SELECT user_id FROM habits_record_users ORDER BY user_id")
         var ids: [String] = []
         while try statement.step() { ids.append(statement.string(0)) }
@@ -147,7 +148,7 @@ final class HabitsRecordReader {
     }
 
     /// Whether the id has a `users` record or any activity record (for `--user`).
-    func hasAnything(_ userId: String) throws -> Bool {
+    static func hasAnything(_ database: Database, _ userId: String) throws -> Bool {
         let statement = try database.prepare(Self.hasAnythingSQL)
         try statement.bind([.text(userId)])
         return try statement.step() && statement.int64(0) != 0
@@ -155,7 +156,7 @@ final class HabitsRecordReader {
 
     /// Replaces `records[i]` with the records of `userIds[i]` for every `i` in `wanted`, in six
     /// queries over the range of those ids (rows of other ids in the range are passed over).
-    /// `userIds` must be in byte order, as `userIds(only:)` gives them.
+    /// `userIds` must be in byte order, as `userIds(_:only:)` gives them.
     func read(batch userIds: [String], wanted: [Int], into records: inout [HabitsUserRecords]) throws {
         guard let batch = HabitsBatch(ids: userIds, wanted: wanted, resetting: &records) else { return }
         // One user (in a resumed report, most of the few read whole: a session open since before
