@@ -4,15 +4,37 @@ import ReportTestSupport
 import XCTest
 @testable import ReportCLI
 
-/// Big hostile inputs, run through the real binary so that its peak memory can be measured
-/// (`wait4`'s `ru_maxrss` of the child): a 100 MB string must fail at the string limit without
-/// being held, and a large valid file must import with flat memory.
+/// Big hostile inputs, run through the real binary so that its peak memory can be measured (the
+/// child's own `ru_maxrss`, through `/usr/bin/time`: `ChildProcess(measuringPeak:)` says why): a
+/// 100 MB string must fail at the string limit without being held, and a large valid file must
+/// import with flat memory.
 ///
 /// The test writes its files in 1 MB chunks, so its own memory stays small too. The 2 GB run is
 /// slow and opt-in (`REPORT_SLOW_TESTS=1`); the same check on ~50 MB always runs.
 final class HostileVolumeTests: CLITestCase {
     /// Peak resident memory allowed to one `report import`, whatever the file's size.
     static let memoryCeilingMegabytes = 100.0
+
+    /// The measure itself: a child's peak is its own, not this test process's. Once this process
+    /// has touched 256 MB, `/bin/true` must still measure a few megabytes. Measured with `wait4`
+    /// on a `posix_spawn`ed child, it measured this process's peak: the ceiling below then failed
+    /// whenever the test process had grown past it, whatever the import did.
+    func testAChildsPeakIsItsOwnNotThisProcesss() throws {
+        let size = 256 << 20
+        let block = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 4096)
+        defer { block.deallocate() }
+        for page in stride(from: 0, to: size, by: 4096) { block.storeBytes(of: 1, toByteOffset: page, as: UInt8.self) }
+        let run = try ChildProcess.run("/bin/true", [], measuringPeak: true)
+        XCTAssertEqual(run.status, 0, run.err)
+        let peak = try XCTUnwrap(run.peakMegabytes, "no peak measured")
+        XCTAssertGreaterThan(peak, 0)
+        XCTAssertLessThan(peak, 16, "the child's peak includes this process's 256 MB")
+        // A child that exits non-zero is measured too (time writes a line before the figure).
+        let failing = try ChildProcess.run("/bin/false", [], measuringPeak: true)
+        XCTAssertEqual(failing.status, 1)
+        XCTAssertLessThan(try XCTUnwrap(failing.peakMegabytes, "no peak measured"), 16)
+        XCTAssertNil(try ChildProcess.run("/bin/true", []).peakMegabytes)
+    }
 
     func testAHundredMegabyteStringFailsAtTheLimitWithBoundedMemory() throws {
         let binary = try ChildProcess.reportBinary()
@@ -22,7 +44,7 @@ final class HostileVolumeTests: CLITestCase {
 
         let head = #"[{"id": "t1", "userId": "u1", "date": "2026-11-28", "state": "terminee", "libelle": ""#
         let array = try writeInChunks("tasks.json", head: head, repeating: "a", megabytes: 100, tail: #""}]"#)
-        let run = try ChildProcess.run(binary, ["import", "--db", databasePath, array])
+        let run = try ChildProcess.run(binary, ["import", "--db", databasePath, array], measuringPeak: true)
         XCTAssertEqual(run.status, 1, run.err)
         XCTAssertEqual(
             run.errLines,
@@ -30,7 +52,7 @@ final class HostileVolumeTests: CLITestCase {
                 "\(array): malformed JSON: string longer than 16777216 bytes at byte \(head.utf8.count - 1); nothing "
                     + "of this file was stored"
             ])
-        XCTAssertLessThan(run.peakMegabytes, Self.memoryCeilingMegabytes)
+        XCTAssertLessThan(try XCTUnwrap(run.peakMegabytes), Self.memoryCeilingMegabytes)
         XCTAssertEqual(try snapshot(), before)
 
         // In JSON Lines the long line is one rejected record, skipped without being kept.
@@ -39,7 +61,7 @@ final class HostileVolumeTests: CLITestCase {
         let lines = try writeInChunks(
             "tasks.jsonl", head: lineHead, repeating: "b", megabytes: 100,
             tail: "\"}\n" + HostileInputTests.task("t2") + "\n")
-        let jsonLines = try ChildProcess.run(binary, ["import", "--db", databasePath, lines])
+        let jsonLines = try ChildProcess.run(binary, ["import", "--db", databasePath, lines], measuringPeak: true)
         XCTAssertEqual(jsonLines.status, 3, jsonLines.err)
         XCTAssertEqual(
             jsonLines.errLines,
@@ -47,7 +69,7 @@ final class HostileVolumeTests: CLITestCase {
                 "\(lines) record 2 (line 2): field (record): invalid JSON: string longer than 16777216 bytes at byte "
                     + "\(lineHead.utf8.count - 1)"
             ])
-        XCTAssertLessThan(jsonLines.peakMegabytes, Self.memoryCeilingMegabytes)
+        XCTAssertLessThan(try XCTUnwrap(jsonLines.peakMegabytes), Self.memoryCeilingMegabytes)
         XCTAssertEqual(try database().rows("SELECT id FROM tasks ORDER BY id"), [["t0"], ["t2"]])
         XCTAssertEqual(
             try database().rows("SELECT position, line, field, value FROM import_rejects"), [[2, 2, "(record)", ""]])
@@ -71,12 +93,13 @@ final class HostileVolumeTests: CLITestCase {
     private func importWithFlatMemory(megabytes: Int, binary: String) throws {
         let file = path("tasks.jsonl")
         let records = try Self.writeTasks(to: file, bytes: megabytes << 20)
-        let run = try ChildProcess.run(binary, ["import", "--db", databasePath, file])
+        let run = try ChildProcess.run(binary, ["import", "--db", databasePath, file], measuringPeak: true)
         XCTAssertEqual(run.status, 0, run.err)
         XCTAssertEqual(run.err, "")
         XCTAssertEqual(
             run.outLines.first, "imported \(file) (tasks): \(records) records, \(records) accepted, 0 rejected")
-        XCTAssertLessThan(run.peakMegabytes, Self.memoryCeilingMegabytes, "peak memory of a \(megabytes) MB import")
+        XCTAssertLessThan(
+            try XCTUnwrap(run.peakMegabytes), Self.memoryCeilingMegabytes, "peak memory of a \(megabytes) MB import")
         XCTAssertEqual(try count("tasks"), Int64(records))
         XCTAssertEqual(
             try database().rows("SELECT records, accepted, rejected FROM import_log"),
