@@ -20,21 +20,19 @@ final class HabitsWindowRecordReader {
     /// dates and instants).
     private let statements: HabitsBatchStatements
 
-    /// How many ids a window query names (`user_id IN (?1, …)`): users of one state day, the
-    /// list padded with its last id (`HabitsBatching.idsPerWindowQuery`). A list, not a range, so
-    /// that each user's rows are found by a seek of the `(user_id, date)` and
+    /// How a window query names its users: a list of ids on SQLite, one array on PostgreSQL.
+    let naming: HabitsIdNaming
+
+    /// How many users a window query names at most (`HabitsBatching.idsPerWindowQuery`). A list,
+    /// not a range, so that each user's rows are found by a seek of the `(user_id, date)` and
     /// `(user_id, completed_at_us)` indexes; a range of ids would read every completed task of
     /// those users to find the window's few.
     let idsPerQuery: Int
 
-    /// `user_id IN (?1, …?n)`.
-    private static func ids(_ n: Int) -> String {
-        "user_id IN (" + (1...n).map { "?\($0)" }.joined(separator: ", ") + ")"
-    }
     // Tasks and flows take the dates then the instants after the ids; sessions and logins the
     // instants, moods the dates (every placeholder is used: PostgreSQL types each by its use).
 
-    /// A window's tasks (`n` ids, then the first and last date, then the first and end instant):
+    /// A window's tasks (the ids, then the first and last date, then the first and end instant):
     /// those dated in it, or done in it. One disjunction, each side naming the ids, rather than a
     /// union of two selects: SQLite reads it as the union of two index searches (`MULTI-INDEX OR`
     /// of `tasks_user_date` and `tasks_user_completed`), PostgreSQL as a `BitmapOr` of the same
@@ -42,14 +40,15 @@ final class HabitsWindowRecordReader {
     /// distributed subplans gathered on the coordinator first (about 80 ms a list of 64 ids on the
     /// test cluster; `HabitsCitusPlanTests`). Rows by user (the order of a user's tasks does not
     /// matter: they are counted).
-    static func tasksSQL(ids n: Int) -> String {
-        """
-        SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks
-        WHERE (\(ids(n)) AND date BETWEEN ?\(n + 1) AND ?\(n + 2))
-           OR (\(ids(n)) AND state = 'terminee' AND completed_at_us IS NOT NULL
-               AND completed_at_us >= ?\(n + 3) AND completed_at_us < ?\(n + 4))
-        ORDER BY 1
-        """
+    static func tasksSQL(_ naming: HabitsIdNaming) -> String {
+        let ids = naming.condition("user_id"), n = naming.placeholders
+        return """
+            SELECT user_id, date, state = 'terminee', completed_at_us FROM tasks
+            WHERE (\(ids) AND date BETWEEN ?\(n + 1) AND ?\(n + 2))
+               OR (\(ids) AND state = 'terminee' AND completed_at_us IS NOT NULL
+                   AND completed_at_us >= ?\(n + 3) AND completed_at_us < ?\(n + 4))
+            ORDER BY 1
+            """
     }
 
     /// A window's flows with their contexts, as `tasksSQL` (a disjunction, not `id IN (a union)`,
@@ -59,26 +58,28 @@ final class HabitsWindowRecordReader {
     /// probe each of `(flow_id, position)` (a nested loop), where with the list a Citus worker
     /// read every context of the 128 users (about 20,000 rows) into a hash join, 12-20 ms a list
     /// at scale 1 against 5-6 ms (still a router query: Citus places both tables by `user_id`).
-    static func flowsSQL(ids n: Int) -> String {
-        """
-        SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
-               f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
-        FROM flows f LEFT JOIN flow_contexts c ON c.user_id = f.user_id AND c.flow_id = f.id AND f.etat = 'termine'
-        WHERE (f.\(ids(n)) AND f.date BETWEEN ?\(n + 1) AND ?\(n + 2))
-           OR (f.\(ids(n)) AND f.etat = 'termine' AND f.completed_at_us IS NOT NULL
-               AND f.completed_at_us >= ?\(n + 3) AND f.completed_at_us < ?\(n + 4))
-        ORDER BY f.user_id, f.id, c.position
-        """
+    static func flowsSQL(_ naming: HabitsIdNaming) -> String {
+        let ids = naming.condition("f.user_id"), n = naming.placeholders
+        return """
+            SELECT f.user_id, f.id, f.date, f.etat = 'termine', f.steps_total, f.steps_done,
+                   f.temps_estime, f.temps_realise, f.streak_day, f.completed_at_us, c.context
+            FROM flows f LEFT JOIN flow_contexts c ON c.user_id = f.user_id AND c.flow_id = f.id AND f.etat = 'termine'
+            WHERE (\(ids) AND f.date BETWEEN ?\(n + 1) AND ?\(n + 2))
+               OR (\(ids) AND f.etat = 'termine' AND f.completed_at_us IS NOT NULL
+                   AND f.completed_at_us >= ?\(n + 3) AND f.completed_at_us < ?\(n + 4))
+            ORDER BY f.user_id, f.id, c.position
+            """
     }
 
     init(database: Database, ids n: Int) throws {
         idsPerQuery = n
-        let ids = Self.ids(n), firstDate = "?\(n + 1)", lastDate = "?\(n + 2)"
-        let onlyStart = "?\(n + 1)", onlyEnd = "?\(n + 2)"
-        let userIds = ids.replacingOccurrences(of: "user_id", with: "id")
-        let users = try database.prepare(readingWhole: "SELECT id, timezone FROM users WHERE \(userIds) ORDER BY id")
-        let tasks = try database.prepare(readingWhole: Self.tasksSQL(ids: n))
-        let flows = try database.prepare(readingWhole: Self.flowsSQL(ids: n))
+        naming = HabitsIdNaming(database.kind, ids: n)
+        let ids = naming.condition("user_id"), k = naming.placeholders
+        let firstDate = "?\(k + 1)", lastDate = "?\(k + 2)", onlyStart = "?\(k + 1)", onlyEnd = "?\(k + 2)"
+        let users = try database.prepare(
+            readingWhole: "SELECT id, timezone FROM users WHERE \(naming.condition("id")) ORDER BY id")
+        let tasks = try database.prepare(readingWhole: Self.tasksSQL(naming))
+        let flows = try database.prepare(readingWhole: Self.flowsSQL(naming))
         let sessions = try database.prepare(
             readingWhole:
                 """
@@ -103,6 +104,71 @@ final class HabitsWindowRecordReader {
     }
 }
 
+/// How a window query names its users (`HabitsWindowRecordReader`).
+///
+/// On SQLite a list of `n` placeholders, `user_id IN (?1, …?n)`, the ids padded with the last one
+/// (one prepared statement for every list). On PostgreSQL and Citus one parameter, an array of the
+/// ids, `user_id = ANY(?1)`: the server infers `text[]` from the column, and neither it nor a Citus
+/// worker parses, types and plans a hundred literals each time (on the Citus lab cluster, a flows
+/// query of 66 users padded to 128: 3.3 ms against 4.4 ms, `pgbench`; the list was named twice).
+/// Citus still routes it to the shard of its users: each execution is planned with the array's
+/// value (`HabitsCitusPlanTests`).
+enum HabitsIdNaming: Equatable {
+    case list(Int)
+    case array
+
+    init(_ kind: StoreKind, ids n: Int) {
+        switch kind {
+        case .sqlite: self = .list(n)
+        case .postgresql: self = .array
+        }
+    }
+
+    /// The placeholders the ids take (the window's dates and instants follow).
+    var placeholders: Int {
+        switch self {
+        case .list(let n): n
+        case .array: 1
+        }
+    }
+
+    /// `column IN (?1, …?n)` or `column = ANY(?1)`.
+    func condition(_ column: String) -> String {
+        switch self {
+        case .list(let n): "\(column) IN (" + (1...n).map { "?\($0)" }.joined(separator: ", ") + ")"
+        case .array: "\(column) = ANY(?1)"
+        }
+    }
+
+    /// The parameters naming `ids` (at least one, at most the list's length).
+    func parameters(_ ids: [String]) -> [SQLValue] {
+        switch self {
+        case .list(let n):
+            let listed = ids.map { SQLValue.text($0) }
+            return listed + Array(repeating: listed[listed.count - 1], count: n - listed.count)
+        case .array:
+            return [.text(Self.arrayLiteral(ids))]
+        }
+    }
+
+    /// PostgreSQL's text form of a `text[]` (`{"a","b"}`): every element quoted, a backslash or
+    /// a double quote in it escaped by a backslash, so that any id (a comma, a brace, a space,
+    /// `NULL`) is read back as it is.
+    static func arrayLiteral(_ ids: [String]) -> String {
+        var literal = "{"
+        for (number, id) in ids.enumerated() {
+            if number > 0 { literal += "," }
+            literal += "\""
+            for character in id.unicodeScalars {
+                if character == "\\" || character == "\"" { literal += "\\" }
+                literal.unicodeScalars.append(character)
+            }
+            literal += "\""
+        }
+        return literal + "}"
+    }
+}
+
 extension HabitsWindowRecordReader {
     /// Fills `records[i]` with the window of `ids[i]` (in byte order) after `states[i]` through
     /// `last`, for the users whose windows can give the full read's figures; returns their indices.
@@ -124,8 +190,7 @@ extension HabitsWindowRecordReader {
         for (throughDay, members) in Self.lists(days: days, shards: shards, idsPerQuery: idsPerQuery) {
             guard let batch = HabitsBatch(ids: ids, wanted: members, resetting: &records) else { continue }
             let window = HabitsWindow(after: throughDay, through: last)
-            let listed = members.map { SQLValue.text(ids[$0]) }
-            let list = listed + Array(repeating: listed[listed.count - 1], count: idsPerQuery - listed.count)
+            let list = naming.parameters(members.map { ids[$0] })
             let dates: [SQLValue] = [.day(Day(ordinal: window.firstDay)), .day(last)]
             let instants: [SQLValue] = [.integer(window.startMicroseconds), .integer(window.endMicroseconds)]
             try statements.read(

@@ -56,11 +56,11 @@ final class HabitsCitusPlanTests: XCTestCase {
         try store.flow("f1", date: "2026-11-01", steps: [true])
 
         let n = HabitsBatching.standard.idsPerWindowQuery
-        let ids = (1...n).map { SQLValue.text("u\($0)") }
+        let ids = HabitsIdNaming.array.parameters((1...n).map { "u\($0)" })
         let window: [SQLValue] = [
             .text("2026-11-01"), .text("2026-11-02"), .integer(1_761_868_800_000_000), .integer(1_762_300_800_000_000),
         ]
-        for sql in [HabitsWindowRecordReader.tasksSQL(ids: n), HabitsWindowRecordReader.flowsSQL(ids: n)] {
+        for sql in [HabitsWindowRecordReader.tasksSQL(.array), HabitsWindowRecordReader.flowsSQL(.array)] {
             let plan = try CitusPlan.explain(store.database, sql, ids + window)
             XCTAssertTrue(CitusPlan.isPushedDownWhole(plan), plan)
         }
@@ -98,15 +98,49 @@ final class HabitsCitusPlanTests: XCTestCase {
         let window: [SQLValue] = [
             .text("2026-11-01"), .text("2026-11-02"), .integer(1_761_868_800_000_000), .integer(1_762_300_800_000_000),
         ]
-        let oneShard = byShard.values.max(by: { $0.count < $1.count })!.prefix(n).map { SQLValue.text(ids[$0]) }
-        let padded = oneShard + Array(repeating: oneShard[oneShard.count - 1], count: n - oneShard.count)
-        let spread = ids.prefix(n).map { SQLValue.text($0) }
-        for sql in [HabitsWindowRecordReader.tasksSQL(ids: n), HabitsWindowRecordReader.flowsSQL(ids: n)] {
-            let routed = try CitusPlan.explain(store.database, sql, padded + window)
+        let oneShard = byShard.values.max(by: { $0.count < $1.count })!.prefix(n).map { ids[$0] }
+        let spread = Array(ids.prefix(n))
+        for sql in [HabitsWindowRecordReader.tasksSQL(.array), HabitsWindowRecordReader.flowsSQL(.array)] {
+            let routed = try CitusPlan.explain(store.database, sql, HabitsIdNaming.array.parameters(oneShard) + window)
             XCTAssertEqual(CitusPlan.taskCount(routed), 1, routed)
-            let everywhere = try CitusPlan.explain(store.database, sql, spread + window)
+            let everywhere = try CitusPlan.explain(
+                store.database, sql, HabitsIdNaming.array.parameters(spread) + window)
             XCTAssertEqual(CitusPlan.taskCount(everywhere), byShard.count, everywhere)
         }
+        // The reader's statements are prepared once and run for every list: each run is planned
+        // with its array (a generic plan could not know the shard), and routed. The first run is not
+        // prepared on the server (`PostgresStatement`), the seven after it are.
+        let tasks = try store.database.prepare(readingWhole: HabitsWindowRecordReader.tasksSQL(.array))
+        for _ in 1...8 {
+            try tasks.bind(HabitsIdNaming.array.parameters(oneShard) + window)
+            try tasks.run()
+        }
+        let plans = try store.database.rows(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%FROM tasks%'")
+        XCTAssertEqual(plans.first?.map(\.int), [0, 7], "\(plans)")
+    }
+
+    /// On PostgreSQL a window query names its users by one array (`HabitsIdNaming`), in the text
+    /// form the server reads, on SQLite by a list: any id, however odd, names that user and no other.
+    func testAWindowsArrayOfIdsNamesEachUserAsItIs() throws {
+        XCTAssertEqual(HabitsIdNaming.arrayLiteral([]), "{}")
+        XCTAssertEqual(HabitsIdNaming.arrayLiteral(["a", "b c"]), #"{"a","b c"}"#)
+        XCTAssertEqual(HabitsIdNaming.arrayLiteral(["a\"b", "c\\d"]), #"{"a\"b","c\\d"}"#)
+        XCTAssertEqual(
+            HabitsIdNaming.list(4).parameters(["a", "b"]), [.text("a"), .text("b"), .text("b"), .text("b")])
+        XCTAssertEqual(HabitsIdNaming(.sqlite, ids: 3), .list(3))
+        XCTAssertEqual(HabitsIdNaming(.postgresql, ids: 3), .array)
+        XCTAssertEqual(HabitsIdNaming.list(2).condition("id"), "id IN (?1, ?2)")
+
+        let store = try HabitsTestStore()
+        let odd = ["a\"b", "c\\d", "e,f", "{g}", "NULL", " h ", "i\nj\u{1}", "é😀", "k'l", "m\\"]
+        for id in odd + ["other", "NUL", "null"] { try store.user(id) }
+        // On SQLite the same ids as a list.
+        let naming = HabitsIdNaming(store.database.kind, ids: odd.count + 1)
+        let named = try store.database.rows(
+            "SELECT id FROM users WHERE \(naming.condition("id")) ORDER BY id", naming.parameters(odd + ["absent"])
+        ).compactMap { $0.first?.string }
+        XCTAssertEqual(named, odd.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 
     /// The lists a window's queries name (`HabitsWindowRecordReader.lists`), on every backend:
@@ -201,7 +235,8 @@ final class HabitsCitusPlanTests: XCTestCase {
         let ids = (1...n).map { SQLValue.text("u\($0)") }
         let window: [SQLValue] = [.text("2026-11-01"), .text("2026-11-02"), .integer(0), .integer(1)]
         for (sql, table) in [
-            (HabitsWindowRecordReader.tasksSQL(ids: n), "tasks"), (HabitsWindowRecordReader.flowsSQL(ids: n), "flows"),
+            (HabitsWindowRecordReader.tasksSQL(.list(n)), "tasks"),
+            (HabitsWindowRecordReader.flowsSQL(.list(n)), "flows"),
         ] {
             let plan = try store.database.rows("EXPLAIN QUERY PLAN " + sql, ids + window)
                 .compactMap { $0.last?.string }.joined(separator: "\n")
