@@ -147,25 +147,8 @@ enum HabitsIdNaming: Equatable {
             let listed = ids.map { SQLValue.text($0) }
             return listed + Array(repeating: listed[listed.count - 1], count: n - listed.count)
         case .array:
-            return [.text(Self.arrayLiteral(ids))]
+            return [.postgresTextArray(ids)]
         }
-    }
-
-    /// PostgreSQL's text form of a `text[]` (`{"a","b"}`): every element quoted, a backslash or
-    /// a double quote in it escaped by a backslash, so that any id (a comma, a brace, a space,
-    /// `NULL`) is read back as it is.
-    static func arrayLiteral(_ ids: [String]) -> String {
-        var literal = "{"
-        for (number, id) in ids.enumerated() {
-            if number > 0 { literal += "," }
-            literal += "\""
-            for character in id.unicodeScalars {
-                if character == "\\" || character == "\"" { literal += "\\" }
-                literal.unicodeScalars.append(character)
-            }
-            literal += "\""
-        }
-        return literal + "}"
     }
 }
 

@@ -51,4 +51,20 @@ extension SQLValue {
     public static func optionalInstant(_ stamp: Timestamp?) -> SQLValue { stamp.map(instant) ?? .null }
     /// A calendar date as `YYYY-MM-DD`.
     public static func day(_ day: Day) -> SQLValue { .text(day.description) }
+    /// Texts as PostgreSQL's text form of a `text[]` (`{"a","b"}`), bound where the server reads an
+    /// array (`column = ANY(?)`): every element quoted, a backslash or a double quote in it escaped
+    /// by a backslash, so that any text (a comma, a brace, a space, `NULL`) is read back as it is.
+    public static func postgresTextArray(_ values: [String]) -> SQLValue {
+        var literal = "{"
+        for (number, value) in values.enumerated() {
+            if number > 0 { literal += "," }
+            literal += "\""
+            for character in value.unicodeScalars {
+                if character == "\\" || character == "\"" { literal += "\\" }
+                literal.unicodeScalars.append(character)
+            }
+            literal += "\""
+        }
+        return .text(literal + "}")
+    }
 }

@@ -123,9 +123,9 @@ final class HabitsCitusPlanTests: XCTestCase {
     /// On PostgreSQL a window query names its users by one array (`HabitsIdNaming`), in the text
     /// form the server reads, on SQLite by a list: any id, however odd, names that user and no other.
     func testAWindowsArrayOfIdsNamesEachUserAsItIs() throws {
-        XCTAssertEqual(HabitsIdNaming.arrayLiteral([]), "{}")
-        XCTAssertEqual(HabitsIdNaming.arrayLiteral(["a", "b c"]), #"{"a","b c"}"#)
-        XCTAssertEqual(HabitsIdNaming.arrayLiteral(["a\"b", "c\\d"]), #"{"a\"b","c\\d"}"#)
+        XCTAssertEqual(SQLValue.postgresTextArray([]), .text("{}"))
+        XCTAssertEqual(SQLValue.postgresTextArray(["a", "b c"]), .text(#"{"a","b c"}"#))
+        XCTAssertEqual(SQLValue.postgresTextArray(["a\"b", "c\\d"]), .text(#"{"a\"b","c\\d"}"#))
         XCTAssertEqual(
             HabitsIdNaming.list(4).parameters(["a", "b"]), [.text("a"), .text("b"), .text("b"), .text("b")])
         XCTAssertEqual(HabitsIdNaming(.sqlite, ids: 3), .list(3))
