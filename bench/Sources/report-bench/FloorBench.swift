@@ -134,7 +134,12 @@ struct FloorTable {
             return "SELECT \(list) FROM \(name) t JOIN \(parent) p ON p.id = t.\(column) "
                 + "ORDER BY p.import_seq, t.position"
         }
-        return "SELECT \(list) FROM \(name) t ORDER BY " + (columns.contains("import_seq") ? "t.import_seq" : "t.rowid")
+        // A table without `import_seq` goes in its stored order: by rowid, or by key for a `WITHOUT
+        // ROWID` table (`habits_record_users`, which has no rowid).
+        let order =
+            columns.contains("import_seq")
+            ? "t.import_seq" : withoutRowid ? key.map { "t.\($0)" }.joined(separator: ", ") : "t.rowid"
+        return "SELECT \(list) FROM \(name) t ORDER BY " + order
     }
 
     /// Loads the rows into `target` (the floor) and, for a rowid table, into `bare` without the
