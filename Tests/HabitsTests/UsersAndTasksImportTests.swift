@@ -62,6 +62,21 @@ final class UsersImportTests: XCTestCase {
             try store.database.scalarInt("SELECT COUNT(*) FROM schema_migrations WHERE domain = 'habits'"),
             Int64(HabitsSchema.migrations.count))
     }
+
+    /// A record validated as one kind and handed to another kind's importer is a wiring mistake:
+    /// the importer throws, names its kind, and stores nothing; its own kind's record is stored.
+    func testAnImporterRefusesARecordValidatedForAnotherKind() throws {
+        try store.load(.users, Self.user)
+        let tasks = try HabitsModule.module.imports.makeImporter(ExportKind("tasks", domain: "habits"), store.database)
+        let asUser = try UsersImporter.erasedValidator(RecordReader(record: Self.user))
+        XCTAssertThrowsError(try tasks.store(asUser, 7)) { error in
+            XCTAssertEqual(
+                "\(error)", "internal error: a record validated for another kind reached the TaskRecord importer")
+        }
+        XCTAssertEqual(try store.rows("SELECT COUNT(*) FROM tasks"), [[.integer(0)]])
+        try tasks.store(try TasksImporter.erasedValidator(RecordReader(record: TasksImportTests.task)), 8)
+        XCTAssertEqual(try store.rows("SELECT id, import_seq FROM tasks"), [["t1", .integer(8)]])
+    }
 }
 
 final class TasksImportTests: XCTestCase {
