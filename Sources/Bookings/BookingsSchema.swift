@@ -78,5 +78,16 @@ public enum BookingsSchema {
             """)
 
     /// Every bookings migration, oldest first.
-    public static let migrations: [Migration] = [version1, version2]
+    /// Step 3: a booking's status is checked by equalities on SQLite, not by an `IN` list, which
+    /// SQLite evaluated by filling a temporary B-tree for every booking it checked
+    /// (`Migration.init(domain:version:sqliteChecks:)`). Nothing changes on PostgreSQL.
+    public static let version3 = Migration(
+        domain: "bookings", version: 3,
+        sqliteChecks: [
+            MembershipCheck(
+                table: "bookings", column: "status",
+                values: ["pending", "confirmed", "paid", "done", "cancelled", "no_show"])
+        ])
+
+    public static let migrations: [Migration] = [version1, version2, version3]
 }

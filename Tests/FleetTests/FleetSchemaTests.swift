@@ -35,7 +35,8 @@ final class FleetSchemaTests: FleetTestCase {
         try importRecords(.events, [Sample.event])
         try Schema.migrate(try db(), ImportLog.migrations + FleetModule.module.migrations)
         XCTAssertEqual(
-            try rows("SELECT version FROM schema_migrations WHERE domain = 'fleet' ORDER BY version"), [[1], [2], [3]])
+            try rows("SELECT version FROM schema_migrations WHERE domain = 'fleet' ORDER BY version"),
+            [[1], [2], [3], [4]])
         XCTAssertEqual(try count("events"), 1)
     }
 

@@ -148,7 +148,7 @@ final class HabitsStreakStateTests: XCTestCase {
         let database = try Database(path: location)
         XCTAssertEqual(
             try Schema.pendingSteps(database, ImportLog.migrations + HabitsSchema.migrations).map(\.version),
-            [4, 5, 6, 7, 8])
+            [4, 5, 6, 7, 8, 9])
         try Schema.migrate(database, ImportLog.migrations + HabitsSchema.migrations)
         XCTAssertTrue(try Schema.pendingSteps(database, ImportLog.migrations + HabitsSchema.migrations).isEmpty)
         XCTAssertFalse(try database.tableExists("habits_changes"))
