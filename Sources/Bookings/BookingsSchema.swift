@@ -77,7 +77,6 @@ public enum BookingsSchema {
                 SET customer_id = (SELECT b.customer_id FROM bookings b WHERE b.id = booking_lines.booking_id);
             """)
 
-    /// Every bookings migration, oldest first.
     /// Step 3: a booking's status is checked by equalities on SQLite, not by an `IN` list, which
     /// SQLite evaluated by filling a temporary B-tree for every booking it checked
     /// (`Migration.init(domain:version:sqliteChecks:)`). Nothing changes on PostgreSQL.
@@ -89,5 +88,6 @@ public enum BookingsSchema {
                 values: ["pending", "confirmed", "paid", "done", "cancelled", "no_show"])
         ])
 
+    /// Every bookings migration, oldest first.
     public static let migrations: [Migration] = [version1, version2, version3]
 }

@@ -151,7 +151,6 @@ public enum FleetSchema {
             """
         ])
 
-    /// Every step of the fleet schema, oldest first.
     /// Step 4: an impact's type is checked by equalities on SQLite, not by an `IN` list, which
     /// SQLite evaluated by filling a temporary B-tree for every impact it checked
     /// (`Migration.init(domain:version:sqliteChecks:)`). Nothing changes on PostgreSQL.
@@ -162,5 +161,6 @@ public enum FleetSchema {
                 table: "loan_impacts", column: "type", values: ["sinking", "impact", "scratch", "deepscratch"])
         ])
 
+    /// Every step of the fleet schema, oldest first.
     public static let migrations: [Migration] = [version1, version2, version3, version4]
 }
