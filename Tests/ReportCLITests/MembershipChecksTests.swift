@@ -98,15 +98,28 @@ final class MembershipChecksTests: CLITestCase {
                 XCTAssertFalse(try insertProgram(old, table).contains("OpenEphemeral"), table)
             }
         }
-        // Every rewritten check refuses a value outside its list and takes each one of it.
-        for (table, column, refused) in Self.rewritten {
-            let value = try XCTUnwrap(source.rows("SELECT \(column) FROM \(table) LIMIT 1").first?.first?.string)
+        // Every rewritten check refuses a value outside its list and takes every value of it: the
+        // rows of one value are moved through the whole list, one update a value.
+        let checks =
+            HabitsSchema.version9.sqliteChecks + FleetSchema.version4.sqliteChecks
+            + BookingsSchema.version3.sqliteChecks
+        XCTAssertEqual(checks.map(\.table), Self.rewritten.map(\.0))
+        for (check, (table, column, refused)) in zip(checks, Self.rewritten) {
+            var value = try XCTUnwrap(source.rows("SELECT \(column) FROM \(table) LIMIT 1").first?.first?.string)
             XCTAssertThrowsError(
                 try old.run(
                     "UPDATE \(table) SET \(column) = ?1 WHERE \(column) = ?2", [.text(refused), .text(value)]),
                 table
             ) { error in XCTAssertTrue("\(error)".lowercased().contains("check"), "\(error)") }
-            try old.run("UPDATE \(table) SET \(column) = ?1 WHERE \(column) = ?1", [.text(value)])
+            let moved = try old.scalarInt("SELECT COUNT(*) FROM \(table) WHERE \(column) = ?1", [.text(value)]) ?? 0
+            XCTAssertGreaterThan(moved, 0, table)
+            for allowed in check.values {
+                try old.run(
+                    "UPDATE \(table) SET \(column) = ?1 WHERE \(column) = ?2", [.text(allowed), .text(value)])
+                value = allowed
+                let count = try old.scalarInt("SELECT COUNT(*) FROM \(table) WHERE \(column) = ?1", [.text(value)])
+                XCTAssertGreaterThanOrEqual(count ?? 0, moved, "\(table).\(column) = \(value)")
+            }
         }
     }
 
