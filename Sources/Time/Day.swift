@@ -88,17 +88,7 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
             return String(decoding: bytes, as: UTF8.self)
         }
         return String(unsafeUninitializedCapacity: 10) { text in
-            let zero = UInt8(ascii: "0")
-            text[0] = zero &+ UInt8(truncatingIfNeeded: year / 1000)
-            text[1] = zero &+ UInt8(truncatingIfNeeded: year / 100 % 10)
-            text[2] = zero &+ UInt8(truncatingIfNeeded: year / 10 % 10)
-            text[3] = zero &+ UInt8(truncatingIfNeeded: year % 10)
-            text[4] = UInt8(ascii: "-")
-            text[5] = zero &+ UInt8(truncatingIfNeeded: month / 10)
-            text[6] = zero &+ UInt8(truncatingIfNeeded: month % 10)
-            text[7] = UInt8(ascii: "-")
-            text[8] = zero &+ UInt8(truncatingIfNeeded: day / 10)
-            text[9] = zero &+ UInt8(truncatingIfNeeded: day % 10)
+            ISO8601Bytes.writeDate(year: year, month: month, day: day, to: text)
             return 10
         }
     }
