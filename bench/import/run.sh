@@ -12,7 +12,8 @@
 #
 # Needs /usr/bin/time (apt-get install time); the peers come from PyPI (pip install sqlite-utils
 # duckdb) and are skipped with a note when missing. BENCH_BIN=DIR uses the release binaries there
-# instead of building.
+# instead of building; BENCH_INPUT=FILE imports that tasks file instead of generating one;
+# SQLITE_IMPORT=0 leaves out `report import` into SQLite (bench/peers.sh times it beside the floor).
 set -euo pipefail
 
 count="${1:-1000000}"
@@ -38,8 +39,12 @@ else
         && swift build --explicit-target-dependency-import-check error -c release --product report-bench >&2)
     bin="$(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --show-bin-path)"
 fi
-"$bin/report-sample" generate --kind tasks --count "$count" --out "$work/tasks.json" --seed 1
-size=$(stat -c %s "$work/tasks.json")
+if [ -n "${BENCH_INPUT:-}" ]; then
+    ln -s "$(realpath "$BENCH_INPUT")" "$work/tasks.json"
+else
+    "$bin/report-sample" generate --kind tasks --count "$count" --out "$work/tasks.json" --seed 1
+fi
+size=$(stat -L -c %s "$work/tasks.json")
 echo "input: $count task records, $((size / 1048576)) MB ($work/tasks.json)"
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr); $(date -u +%Y-%m-%d)"
 printf '%-34s %10s %12s %10s %12s\n' "tool" "wall s" "records/s" "CPU s" "peak RSS MB"
@@ -70,10 +75,12 @@ if [ "$backend" = postgresql ]; then
     url="postgresql://postgres@/report?host=$work"
     fresh_pg='as_postgres "$bindir/dropdb" -h "$work" -U postgres --if-exists report; as_postgres "$bindir/createdb" -h "$work" -U postgres -T template0 report'
     for _ in $(seq "$runs"); do
-        measure "report import (SQLite)" 1 'rm -f "$work"/r.sqlite*' "$bin/report" import --db "$work/r.sqlite" "$work/tasks.json"
+        if [ "${SQLITE_IMPORT:-1}" != 0 ]; then
+            measure "report import (SQLite)" 1 'rm -f "$work"/r.sqlite*' "$bin/report" import --db "$work/r.sqlite" "$work/tasks.json"
+        fi
         measure "report import (PostgreSQL)" 1 "$fresh_pg" "$bin/report" import --busy-timeout 600 --db "$url" "$work/tasks.json"
     done
-else
+elif [ "${SQLITE_IMPORT:-1}" != 0 ]; then
     measure "report import" "$runs" 'rm -f "$work"/r.sqlite*' "$bin/report" import --db "$work/r.sqlite" "$work/tasks.json"
 fi
 if python3 -c "import duckdb" 2>/dev/null; then
