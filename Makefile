@@ -58,7 +58,7 @@ demo: release
 # tests, a throwaway cluster the tests start and stop: Tests/ReportTestSupport/PostgresTestServer.swift),
 # then on a throwaway Citus cluster of three nodes (Tests/ReportTestSupport/CitusTestServer.swift;
 # the Citus tests skip when Citus is not installed and ../shared/citus/install.sh is absent).
-POSTGRES_SUITES := HabitsTests|BookingsTests|FleetTests|ImportCommandTests|ReportCommandsTests|SampleReportsTests|ConcurrencyTests|XLSXGoldenTests|PostgresStoreTests|DistributeCommandTests
+POSTGRES_SUITES := HabitsTests|BookingsTests|FleetTests|ImportCommandTests|ReportCommandsTests|SampleReportsTests|ConcurrencyTests|XLSXGoldenTests|PostgresStoreTests|DistributeCommandTests|HostileInjectionTests|MembershipChecksTests
 CITUS_SUITES := $(POSTGRES_SUITES)|CitusClusterTests|CitusDomainTests|CitusOperatorStepsTests|CitusFaultTests
 CITUS_INSTALL := ../shared/citus/install.sh
 

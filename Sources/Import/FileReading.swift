@@ -66,6 +66,10 @@ public class FileReading {
         public let bytes: (read: Int, total: Int64)?
     }
 
+    /// Whether the records' text goes where a NUL cannot be stored (PostgreSQL, `NULText`): such
+    /// a record is then rejected. A check stores nothing, so keeps them.
+    var textRefusesNUL: Bool { false }
+
     let modules: [DomainName: ImportModule]
     /// The kinds of the modules: how each file's kind is told from its name.
     public let kinds: KindRegistry
@@ -169,7 +173,8 @@ public class FileReading {
         let source: ByteSource = compressed ? try GzipByteSource(file, name: entry.displayName) : file
         let reader = RecordPipeline(
             reader: JSONRecordReader(source: source, jsonLines: layout == .jsonLines),
-            validate: try module.validator(for: kind), validatesOnReader: validatesOnReader)
+            validate: try module.validator(for: kind), validatesOnReader: validatesOnReader,
+            refusesNUL: textRefusesNUL)
         defer { reader.close() }
         var lastProgress = DispatchTime.now().uptimeNanoseconds
         do {

@@ -10,6 +10,8 @@ import Time
 public final class Importer: FileReading {
     let database: Database
 
+    override var textRefusesNUL: Bool { database.kind == .postgresql }
+
     /// Brings the schema of Import and of every module up to date (`ImportLog.migrations(for:)`),
     /// then, on a distributed database, lays the tables out as `layout` says (`Database.layOut`).
     public init(

@@ -54,13 +54,17 @@ final class RecordPipeline: @unchecked Sendable {
 
     private let validate: @Sendable (RecordReader) throws(FieldError) -> ValidatedRecord
     private let validatesOnReader: Bool
+    /// Rejects a record that holds a NUL in any string (`NULText`): the database is PostgreSQL.
+    private let refusesNUL: Bool
 
     /// Starts reading at once on a new thread. `validatesOnReader` false leaves validation to the
-    /// thread that calls `next()`.
+    /// thread that calls `next()`; `refusesNUL` rejects a record with a NUL in any of its strings.
     init(
         reader: JSONRecordReader, validate: @escaping @Sendable (RecordReader) throws(FieldError) -> ValidatedRecord,
-        validatesOnReader: Bool = true, batchSize: Int = 256, maximumBatches: Int = 8, batchBytes: Int = 16 << 20
+        validatesOnReader: Bool = true, refusesNUL: Bool = false, batchSize: Int = 256, maximumBatches: Int = 8,
+        batchBytes: Int = 16 << 20
     ) {
+        self.refusesNUL = refusesNUL
         self.batchSize = batchSize
         self.batchBytes = batchBytes
         self.maximumBatches = maximumBatches
@@ -178,6 +182,17 @@ final class RecordPipeline: @unchecked Sendable {
                         position: record.index, line: record.line, recordId: nil, field: "(record)", value: "",
                         rule: "invalid JSON: \(syntax.message) at byte \(syntax.byteOffset)")))
         case .success(let tape):
+            if refusesNUL, tape.kind(at: record.root) == .object,
+                let error = NULText.error(in: tape.view, record: record.root)
+            {
+                return Item(
+                    index: record.index, line: record.line,
+                    result: .failure(
+                        Rejection(
+                            position: record.index, line: record.line,
+                            recordId: RecordReader.looseId(tape, at: record.root).map(NULText.escaped),
+                            field: error.field, value: error.value, rule: error.rule)))
+            }
             do {
                 let fields = try RecordReader(record: tape, at: record.root)
                 return Item(index: record.index, line: record.line, result: .success(try validate(fields)))

@@ -32,10 +32,12 @@ final class HostileInjectionTests: CLITestCase {
         }
         let file = try write("tasks.json", "[" + tasks.joined(separator: ",\n") + "]")
         let run = report(["import", "--db", databasePath, file])
-        XCTAssertEqual(run.code, .success, run.err)
+        // PostgreSQL's text cannot hold the NUL: that record is rejected there, whole (NULText).
+        let storable = Self.hostileIds.filter { TestStore.backend == .sqlite || !$0.utf8.contains(0) }
+        XCTAssertEqual(run.code, storable.count == Self.hostileIds.count ? .success : .rejected, run.err)
         let stored = try database().rows("SELECT id, user_id, libelle FROM tasks").map { $0.compactMap(\.string) }
-        XCTAssertEqual(Set(stored), Set(Self.hostileIds.map { [$0, $0, $0] }))
-        XCTAssertEqual(stored.count, Self.hostileIds.count)
+        XCTAssertEqual(Set(stored), Set(storable.map { [$0, $0, $0] }))
+        XCTAssertEqual(stored.count, storable.count)
         try assertEveryTableExists()
 
         // The same ids on the command line, and a report for each: nothing but a report runs.
@@ -55,7 +57,7 @@ final class HostileInjectionTests: CLITestCase {
         XCTAssertEqual(unknown.code, .failure)
         XCTAssertEqual(unknown.errLines.count, 1, unknown.err)
         XCTAssertTrue(unknown.err.contains("nobody'; DELETE FROM tasks; --"), unknown.err)
-        XCTAssertEqual(try count("tasks"), Int64(Self.hostileIds.count))
+        XCTAssertEqual(try count("tasks"), Int64(storable.count))
         let event = report(["fleet", "--db", databasePath, "--event", "x'); DROP TABLE events; --"])
         XCTAssertEqual(event.code, .failure)
         XCTAssertEqual(event.errLines, ["report fleet: no events imported yet; import an events file first"])
@@ -268,11 +270,15 @@ final class HostileInjectionTests: CLITestCase {
              "planned_time_out": "2016-10-01T15:00:00+02:00", "planned_time_in": "2016-10-01T16:00:00+02:00"}]
             """)
         let run = report(["import", "--db", databasePath, path("in"), "-q"])
-        XCTAssertEqual(run.code, .success, run.err)
+        // The assignment whose id holds a NUL is rejected on PostgreSQL (NULText), stored on SQLite.
+        XCTAssertEqual(run.code, TestStore.backend == .sqlite ? .success : .rejected, run.err)
     }
 
-    /// Imports the hostile fleet and writes every format; returns the CSV folder.
+    /// Imports the hostile fleet and writes every format; returns the CSV folder. SQLite only:
+    /// what these tests check is the writers (the same on every backend) given an id holding a
+    /// NUL, which PostgreSQL cannot store (its import rejects that record, `ImportCommandTests`).
     private func writeHostileFleetReport() throws -> URL {
+        try XCTSkipIf(TestStore.backend != .sqlite, "the writers given a NUL, which only SQLite stores")
         try importHostileFleet(eventId: "../../evil")
         let output = directory.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
@@ -285,8 +291,7 @@ final class HostileInjectionTests: CLITestCase {
     }
 
     private func assertEveryTableExists(file: StaticString = #filePath, line: UInt = #line) throws {
-        let tables = Set(
-            try database().rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string })
+        let tables = Set(try database().tableNames())
         for kind in registeredModules.flatMap(\.kinds) {
             XCTAssertTrue(tables.contains(kind.name), "table \(kind.name) is gone", file: file, line: line)
         }

@@ -177,6 +177,56 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try database().rows("SELECT records, accepted, rejected FROM import_log"), [[3, 1, 2]])
     }
 
+    /// A NUL (`\u0000`) in a text: SQLite keeps it; PostgreSQL's text cannot hold one, so there
+    /// the record is rejected, by file, record, field and value with the NUL written out, and
+    /// nothing is cut: two ids that differ after a NUL stay two records on SQLite and are never
+    /// merged into one on PostgreSQL (`NULText`).
+    func testATextHoldingANULIsKeptOnSQLiteAndRejectedWholeOnPostgreSQL() throws {
+        let file = try write(
+            "tasks.json",
+            #"""
+            [{"id": "nul\u0000first", "userId": "u1", "date": "2026-11-28", "libelle": "A", "state": "terminee"},
+             {"id": "nul\u0000second", "userId": "u1", "date": "2026-11-28", "libelle": "B", "state": "terminee"},
+             {"id": "t3", "userId": "u1", "date": "2026-11-28", "libelle": "C", "state": "terminee",
+              "contexte": ["Sport", "x\u0000y"]},
+             {"id": "t4", "userId": "u\u0000", "date": "2026-11-28", "libelle": "D", "state": "terminee"},
+             {"id": "t5", "userId": "u1", "date": "2026-11-28", "libelle": "E", "state": "terminee"}]
+            """#)
+        let run = report(["import", "--db", databasePath, file])
+        let rows = try database().rows("SELECT id, user_id, contexte FROM tasks ORDER BY import_seq")
+        guard TestStore.backend == .postgresql else {
+            XCTAssertEqual(run.code, .success, run.err)
+            XCTAssertEqual(
+                rows,
+                [
+                    ["nul\u{0}first", "u1", .null], ["nul\u{0}second", "u1", .null],
+                    ["t3", "u1", #"["Sport","x\u0000y"]"#], ["t4", "u\u{0}", .null], ["t5", "u1", .null],
+                ])
+            XCTAssertEqual(try count("import_rejects"), 0)
+            return
+        }
+        let rule = "holds U+0000 (NUL), which PostgreSQL text cannot store"
+        XCTAssertEqual(run.code, .rejected)
+        XCTAssertEqual(
+            run.errLines,
+            [
+                #"\#(file) record 1 (id nul\u0000first): field id: \#(rule) "nul\u0000first""#,
+                #"\#(file) record 2 (id nul\u0000second): field id: \#(rule) "nul\u0000second""#,
+                #"\#(file) record 3 (id t3): field contexte[1]: \#(rule) "x\u0000y""#,
+                #"\#(file) record 4 (id t4): field userId: \#(rule) "u\u0000""#,
+            ])
+        XCTAssertEqual(rows, [["t5", "u1", .null]])
+        XCTAssertEqual(
+            try database().rows("SELECT position, record_id, field, value, rule FROM import_rejects ORDER BY position"),
+            [
+                [1, #"nul\u0000first"#, "id", #""nul\u0000first""#, .text(rule)],
+                [2, #"nul\u0000second"#, "id", #""nul\u0000second""#, .text(rule)],
+                [3, "t3", "contexte[1]", #""x\u0000y""#, .text(rule)],
+                [4, "t4", "userId", #""u\u0000""#, .text(rule)],
+            ])
+        XCTAssertEqual(try database().rows("SELECT records, accepted, rejected FROM import_log"), [[5, 1, 4]])
+    }
+
     func testARejectedRecordNeverReplacesAValidOne() throws {
         let first = try write(
             "tasks.json",
