@@ -39,7 +39,7 @@ enum NULText {
     }
 
     /// The path of entry `target` inside the record, the way field errors name one:
-    /// `check_out_record.notes`, `services[1].name`, `contexte[0]`.
+    /// `check_out_record.id`, `check_in_record.impacts[2].type`, `contexte[0]`.
     private static func path(to target: Int, in view: JSONTapeView, record root: Int) -> String {
         var field = ""
         var container = root
