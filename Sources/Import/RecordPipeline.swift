@@ -182,27 +182,23 @@ final class RecordPipeline: @unchecked Sendable {
                         position: record.index, line: record.line, recordId: nil, field: "(record)", value: "",
                         rule: "invalid JSON: \(syntax.message) at byte \(syntax.byteOffset)")))
         case .success(let tape):
-            if refusesNUL, tape.kind(at: record.root) == .object,
-                let error = NULText.error(in: tape.view, record: record.root)
-            {
-                return Item(
-                    index: record.index, line: record.line,
-                    result: .failure(
-                        Rejection(
-                            position: record.index, line: record.line,
-                            recordId: RecordReader.looseId(tape, at: record.root).map(NULText.escaped),
-                            field: error.field, value: error.value, rule: error.rule)))
-            }
-            do {
+            do throws(FieldError) {
+                // Where text cannot hold a NUL, a record holding one is rejected before anything else.
+                if refusesNUL, tape.kind(at: record.root) == .object,
+                    let error = NULText.error(in: tape.view, record: record.root)
+                {
+                    throw error
+                }
                 let fields = try RecordReader(record: tape, at: record.root)
                 return Item(index: record.index, line: record.line, result: .success(try validate(fields)))
             } catch {
+                let id = RecordReader.looseId(tape, at: record.root)
                 return Item(
                     index: record.index, line: record.line,
                     result: .failure(
                         Rejection(
                             position: record.index, line: record.line,
-                            recordId: RecordReader.looseId(tape, at: record.root),
+                            recordId: refusesNUL ? id.map(NULText.escaped) : id,
                             field: error.field, value: error.value, rule: error.rule)))
             }
         }
