@@ -24,6 +24,11 @@ public final class UpsertWriter {
     /// Upserts one row: one value for each column, in the order the writer was made with.
     public func write(_ row: [SQLValue]) throws { try backend.write(row) }
 
+    /// Upserts one row given as `values` then one last column's value: a row whose values were
+    /// made before the last was known (on the import's reader thread, before its import
+    /// sequence), written without a second array.
+    public func write(_ values: [SQLValue], then last: SQLValue) throws { try backend.write(values, then: last) }
+
     /// Stores every buffered row now (nothing to do on SQLite).
     public func flush() throws { try backend.flush() }
 }
@@ -106,7 +111,12 @@ extension Database {
 /// A backend's upsert of one table.
 public protocol StoreRowWriter: AnyObject {
     func write(_ row: [SQLValue]) throws
+    func write(_ values: [SQLValue], then last: SQLValue) throws
     func flush() throws
+}
+
+extension StoreRowWriter {
+    public func write(_ values: [SQLValue], then last: SQLValue) throws { try write(values + [last]) }
 }
 
 /// A backend's replacement of one parent's child rows.

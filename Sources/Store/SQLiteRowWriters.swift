@@ -66,26 +66,47 @@ final class SQLiteBatchUpsertWriter: StoreRowWriter, BufferingWriter {
             throw StoreError("\(row.count) values for the \(columns) columns of \(table)")
         }
         guard connection.isInTransaction, context.limits.sqliteRows > 1 else { return try single.run(row: row) }
-        if held.isEmpty {
-            held.reserveCapacity(columns * context.limits.sqliteRows)
-            context.pending.add(self)
-        }
+        if held.isEmpty { startHolding() }
         held.append(contentsOf: row)
-        if held.count == columns * context.limits.sqliteRows {
-            defer { held.removeAll(keepingCapacity: true) }
-            if context.keyOrder.tables.contains(table) {
-                // Staged: the writer stays among the pending ones until the merge.
-                if stage == nil {
-                    stage = try SQLiteKeyOrderStage(
-                        connection: connection, table: table, columns: columnNames, key: key,
-                        rows: context.limits.sqliteRows)
-                }
-                return try stage!.batch.run(row: held)
-            }
-            if batch == nil { batch = try SQLiteStatement(connection: connection, sql: batchSQL) }
-            context.pending.remove(self)
-            try batch!.run(row: held)
+        try runIfFull()
+    }
+
+    /// The same as `write(values + [last])`, without making that array (the row of each record
+    /// of an import, on the database thread).
+    func write(_ values: [SQLValue], then last: SQLValue) throws {
+        guard values.count + 1 == columns else {
+            throw StoreError("\(values.count + 1) values for the \(columns) columns of \(table)")
         }
+        guard connection.isInTransaction, context.limits.sqliteRows > 1 else {
+            return try single.run(row: values + [last])
+        }
+        if held.isEmpty { startHolding() }
+        held.append(contentsOf: values)
+        held.append(last)
+        try runIfFull()
+    }
+
+    private func startHolding() {
+        held.reserveCapacity(columns * context.limits.sqliteRows)
+        context.pending.add(self)
+    }
+
+    /// Runs the batch statement once `held` holds its rows.
+    private func runIfFull() throws {
+        guard held.count == columns * context.limits.sqliteRows else { return }
+        defer { held.removeAll(keepingCapacity: true) }
+        if context.keyOrder.tables.contains(table) {
+            // Staged: the writer stays among the pending ones until the merge.
+            if stage == nil {
+                stage = try SQLiteKeyOrderStage(
+                    connection: connection, table: table, columns: columnNames, key: key,
+                    rows: context.limits.sqliteRows)
+            }
+            return try stage!.batch.run(row: held)
+        }
+        if batch == nil { batch = try SQLiteStatement(connection: connection, sql: batchSQL) }
+        context.pending.remove(self)
+        try batch!.run(row: held)
     }
 
     func flush() throws {

@@ -26,7 +26,9 @@ final class TaskTapeValidationTests: XCTestCase {
             let fromTape = Result { () throws(FieldError) in try TasksImporter.validate(RecordReader(record: tape)) }
             let fromTree = Result { () throws(FieldError) in try TasksImporter.validate(tape.value(at: 0)) }
             switch (fromTape, fromTree) {
-            case (.success(let one), .success(let two)):
+            case (.success(let oneRow), .success(let twoRow)):
+                XCTAssertEqual(oneRow, twoRow, "the rows made for the store too")
+                let one = oneRow.task, two = twoRow.task
                 outcomes.append("\(one.id) \(one.contexteJSON ?? "no contexte")")
                 XCTAssertEqual(one.id, two.id)
                 XCTAssertEqual(one.libelle, two.libelle)

@@ -71,7 +71,7 @@ final class UsersImportTests: XCTestCase {
         let asUser = try UsersImporter.erasedValidator(RecordReader(record: Self.user))
         XCTAssertThrowsError(try tasks.store(asUser, 7)) { error in
             XCTAssertEqual(
-                "\(error)", "internal error: a record validated for another kind reached the TaskRecord importer")
+                "\(error)", "internal error: a record validated for another kind reached the TaskRow importer")
         }
         XCTAssertEqual(try store.rows("SELECT COUNT(*) FROM tasks"), [[.integer(0)]])
         try tasks.store(try TasksImporter.erasedValidator(RecordReader(record: TasksImportTests.task)), 8)
