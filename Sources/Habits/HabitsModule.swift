@@ -10,11 +10,21 @@ extension DomainName {
 
 extension ExportKind {
     public static let users = ExportKind("users", domain: .habits)
-    public static let flows = ExportKind("flows", domain: .habits)
-    public static let tasks = ExportKind("tasks", domain: .habits)
-    public static let focusSessions = ExportKind("focus_sessions", domain: .habits)
-    public static let logins = ExportKind("logins", domain: .habits)
-    public static let moods = ExportKind("moods", domain: .habits)
+    public static let flows = activity("flows")
+    public static let tasks = activity("tasks")
+    public static let focusSessions = activity("focus_sessions")
+    public static let logins = activity("logins")
+    public static let moods = activity("moods")
+
+    /// A kind of activity record: its importer adds each new user to `habits_record_users`, so a
+    /// big file loads that table in bulk with its own, staged and merged in key order before the
+    /// commit. Written as they came, 32 users a statement at random places of that B-tree, its
+    /// first statements made SQLite's statement journal outgrow memory into a temporary file,
+    /// which every statement of the file's transaction then wrote its pages to: 846 MB for the
+    /// 1M-task file, against 566 MB staged (issue 32 item 2, docs/BENCHMARKS.md).
+    private static func activity(_ name: String) -> ExportKind {
+        ExportKind(name, domain: .habits, bulkTables: [name, "habits_record_users"])
+    }
 }
 
 /// The habits domain as the application sees it: its six kinds and their importers, its schema,

@@ -25,6 +25,16 @@ public struct ExportKind: Hashable, Sendable, CustomStringConvertible {
         self.bulkTables = bulkTables ?? [name]
     }
     public var description: String { name }
+
+    /// A kind is its name in its domain: how its tables load is not part of what it is.
+    public static func == (left: ExportKind, right: ExportKind) -> Bool {
+        left.name == right.name && left.domain == right.domain
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(domain)
+    }
 }
 
 /// Every kind of the registered modules, in registration order: how a file's kind is told from

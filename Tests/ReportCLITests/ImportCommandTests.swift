@@ -107,6 +107,45 @@ final class ImportCommandTests: CLITestCase {
         return (database, try Importer(database: database, modules: registeredModules.map(\.imports), options: options))
     }
 
+    /// In a big file of any activity kind, the users go to `habits_record_users` with the records
+    /// (staged and merged in key order on SQLite): every user of the stored records is listed once,
+    /// one seen in an earlier file too, none of a file rolled back, and a record moved to another
+    /// user leaves the first listed (as the table promises: read, it has nothing).
+    func testABigActivityFileListsItsUsersOnceWithItsRecords() throws {
+        let (database, importer) = try bulkImporter()
+        func imported(_ name: String, _ records: [String]) throws -> Bool {
+            let file = try write(name, "[" + records.joined(separator: ",\n") + "]")
+            return !importer.importFile(ImportFiles.Entry(path: file, displayName: name)).failed
+        }
+        func listed() throws -> [String] {
+            try database.rows("SELECT user_id FROM habits_record_users ORDER BY user_id").map { $0[0].string ?? "" }
+        }
+        // 300 tasks of 101 users met in no order (u0, u7, u14, …, u98, u4, …), each user about
+        // three times: more new users than a batch statement's 32 rows, so they are staged.
+        let tasks = (0..<300).map { index in
+            #"{"id": "t\#(index)", "userId": "u\#((index * 7) % 101)", "date": "2026-11-28", "libelle": "L", "#
+                + #""state": "a_faire"}"#
+        }
+        XCTAssertTrue(try imported("tasks.json", tasks))
+        let first = (0..<101).map { "u\($0)" }.sorted()
+        XCTAssertEqual(try listed(), first)
+        let moods = ["u3", "n2", "u30", "n1", "n2"].enumerated().map { day, user in
+            #"{"userId": "\#(user)", "date": "2026-11-0\#(day + 1)", "mood": 3}"#
+        }
+        XCTAssertTrue(try imported("moods.json", moods))
+        XCTAssertEqual(try listed(), (first + ["n1", "n2"]).sorted())
+        // A valid flow of a new user, then a record cut short: the file fails whole.
+        let flow = #"{"id": "f1", "userId": "gone", "date": "2026-11-28", "libelleAction": "Run", "etat": "termine"}"#
+        XCTAssertFalse(try imported("flows.json", [flow, #"{"id": "f2", "userId": "#]))
+        XCTAssertEqual(try count("flows"), 0)
+        XCTAssertEqual(try listed(), (first + ["n1", "n2"]).sorted(), "the failed file's user is not listed")
+        XCTAssertTrue(try imported("tasks-moved.json", [tasks[0].replacingOccurrences(of: "\"u0\"", with: "\"m0\"")]))
+        XCTAssertEqual(try listed(), (first + ["m0", "n1", "n2"]).sorted())
+        XCTAssertEqual(try count("tasks"), 300)
+        XCTAssertEqual(
+            try database.scalarInt("SELECT count(*) FROM tasks WHERE user_id = 'u0'"), 2, "t0 moved to m0")
+    }
+
     /// A big file is hashed on its own thread while it is imported: the log keeps its SHA-256, and
     /// a second import of the same content, found once the digest is known, is rolled back and
     /// reported as skipped with the database as it was; `--force` imports it again.
