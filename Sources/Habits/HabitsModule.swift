@@ -21,7 +21,7 @@ extension ExportKind {
     /// commit. Written as they came, 32 users a statement at random places of that B-tree, its
     /// first statements made SQLite's statement journal outgrow memory into a temporary file,
     /// which every statement of the file's transaction then wrote its pages to: 846 MB for the
-    /// 1M-task file, against 566 MB staged (issue 32 item 2, docs/BENCHMARKS.md).
+    /// 1M-task file, against 567 MB staged (issue 32 item 2, docs/BENCHMARKS.md).
     private static func activity(_ name: String) -> ExportKind {
         ExportKind(name, domain: .habits, bulkTables: [name, "habits_record_users"])
     }

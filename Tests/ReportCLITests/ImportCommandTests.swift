@@ -144,6 +144,8 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try count("tasks"), 300)
         XCTAssertEqual(
             try database.scalarInt("SELECT count(*) FROM tasks WHERE user_id = 'u0'"), 2, "t0 moved to m0")
+        XCTAssertTrue(try imported("flows-whole.json", [flow]), "the failed file's flow is valid on its own")
+        XCTAssertEqual(try listed(), (first + ["gone", "m0", "n1", "n2"]).sorted())
     }
 
     /// A big file is hashed on its own thread while it is imported: the log keeps its SHA-256, and
