@@ -61,38 +61,26 @@ final class SQLiteBatchUpsertWriter: StoreRowWriter, BufferingWriter {
         batchSQL = Upsert.sql(table: table, columns: columns, key: key, rows: context.limits.sqliteRows)
     }
 
-    func write(_ row: [SQLValue]) throws {
-        guard row.count == columns else {
-            throw StoreError("\(row.count) values for the \(columns) columns of \(table)")
-        }
-        guard connection.isInTransaction, context.limits.sqliteRows > 1 else { return try single.run(row: row) }
-        if held.isEmpty { startHolding() }
-        held.append(contentsOf: row)
-        try runIfFull()
-    }
+    func write(_ row: [SQLValue]) throws { try hold(row, then: nil) }
 
     /// The same as `write(values + [last])`, without making that array (the row of each record
     /// of an import, on the database thread).
-    func write(_ values: [SQLValue], then last: SQLValue) throws {
-        guard values.count + 1 == columns else {
-            throw StoreError("\(values.count + 1) values for the \(columns) columns of \(table)")
-        }
+    func write(_ values: [SQLValue], then last: SQLValue) throws { try hold(values, then: last) }
+
+    /// Writes `values`, then `last` when given, as one row: held with the batch's others inside a
+    /// transaction, the batch statement run once they fill it; written at once outside one.
+    private func hold(_ values: [SQLValue], then last: SQLValue?) throws {
+        let count = values.count + (last == nil ? 0 : 1)
+        guard count == columns else { throw StoreError("\(count) values for the \(columns) columns of \(table)") }
         guard connection.isInTransaction, context.limits.sqliteRows > 1 else {
-            return try single.run(row: values + [last])
+            return try single.run(row: last.map { values + [$0] } ?? values)
         }
-        if held.isEmpty { startHolding() }
+        if held.isEmpty {
+            held.reserveCapacity(columns * context.limits.sqliteRows)
+            context.pending.add(self)
+        }
         held.append(contentsOf: values)
-        held.append(last)
-        try runIfFull()
-    }
-
-    private func startHolding() {
-        held.reserveCapacity(columns * context.limits.sqliteRows)
-        context.pending.add(self)
-    }
-
-    /// Runs the batch statement once `held` holds its rows.
-    private func runIfFull() throws {
+        if let last { held.append(last) }
         guard held.count == columns * context.limits.sqliteRows else { return }
         defer { held.removeAll(keepingCapacity: true) }
         if context.keyOrder.tables.contains(table) {
