@@ -47,6 +47,8 @@ final class PostgresCursor: PostgresStream {
     let name: String
     /// The statement's SQL, as its errors name it.
     let sql: String
+    /// Whether every FETCH asks for the binary format (`PostgresType.canReadBinary`).
+    let binary: Bool
     /// Chunks read off the wire and not handed out yet, oldest first.
     private var received: [OpaquePointer] = []
     /// A FETCH was sent and its result is not read yet.
@@ -62,10 +64,11 @@ final class PostgresCursor: PostgresStream {
     private var failure: PostgresError?
 
     /// Sends the first FETCH for the cursor `name`, which the caller has just declared.
-    init(connection: PostgresConnection, name: String, sql: String) throws {
+    init(connection: PostgresConnection, name: String, sql: String, binary: Bool) throws {
         self.connection = connection
         self.name = name
         self.sql = sql
+        self.binary = binary
         nextCount = connection.readChunk.nextRows(after: 0, size: 0)
         connection.cursorOpened(self)
         try send()
@@ -102,11 +105,21 @@ final class PostgresCursor: PostgresStream {
         return chunk
     }
 
+    /// Reads what has arrived of the chunk on its way, without waiting: the server blocks once
+    /// the socket's buffer is full (a few hundred kB, less than a chunk), so the client empties it
+    /// while it works on the chunk before, and the server goes on producing.
+    func pull() {
+        guard inFlight else { return }
+        _ = PQconsumeInput(connection.handle)
+    }
+
     /// Asks for the next chunk without waiting for it.
     private func send() throws {
         try connection.awaitPending()
         asked = nextCount
-        guard PQsendQuery(connection.handle, "FETCH FORWARD \(asked) FROM \(name)") == 1 else {
+        // The extended protocol, whose Bind chooses the rows' format (overriding the cursor's).
+        let fetch = "FETCH FORWARD \(asked) FROM \(name)"
+        guard PQsendQueryParams(connection.handle, fetch, 0, nil, nil, nil, nil, binary ? 1 : 0) == 1 else {
             throw connection.error(nil, sql: sql)
         }
         inFlight = true
@@ -172,7 +185,7 @@ final class PostgresCursor: PostgresStream {
                 sql: sql, location: connection.location)
             return
         }
-        let rest = PQexec(connection.handle, "FETCH ALL FROM \(name)")
+        let rest = PQexecParams(connection.handle, "FETCH ALL FROM \(name)", 0, nil, nil, nil, nil, binary ? 1 : 0)
         guard let rest, PQresultStatus(rest) == PGRES_TUPLES_OK else {
             let error = connection.error(rest, sql: sql)
             PQclear(rest)

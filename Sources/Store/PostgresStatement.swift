@@ -20,7 +20,9 @@ import Time
 /// its second run on it is prepared on the server (`PQprepare`, then `PQexecPrepared`), so that an
 /// upsert reused for every record of a file is planned once. Columns come back as text and are
 /// read as SQLite would give them: a boolean as 0/1, a numeric as an integer when it has no
-/// fraction, a float by `strtod` of its shortest exact form (the same Double as was stored).
+/// fraction, a float by `strtod` of its shortest exact form (the same Double as was stored). A
+/// cursor whose columns are all booleans, integers, floats and texts reads its chunks in the
+/// binary format instead (`PostgresType`), which gives the same values without the digits.
 final class PostgresStatement: StoreStatement, PostgresStream {
     /// Strong: the statement deallocates its server-side plan through the connection when it goes.
     let connection: PostgresConnection
@@ -29,7 +31,11 @@ final class PostgresStatement: StoreStatement, PostgresStream {
     private var parameters: [UnsafeMutablePointer<CChar>?] = []
     private var preparedName: String?
     private var runs = 0
-    private var result: OpaquePointer?
+    private var result: OpaquePointer? {
+        didSet { binary = result.map { PQnfields($0) > 0 && PQfformat($0, 0) == 1 } ?? false }
+    }
+    /// Whether `result` is in the binary format (a cursor's chunk, `PostgresType.canReadBinary`).
+    private(set) var binary = false
     private var row = -1
     private var rowCount = 0
     private var types: [UInt32] = []
@@ -123,6 +129,7 @@ final class PostgresStatement: StoreStatement, PostgresStream {
         } else {
             row += 1
         }
+        if row & 1023 == 0 { cursor?.pull() }
         if row < rowCount { return true }
         if cursor != nil {
             if try nextChunk() { return true }
@@ -276,8 +283,14 @@ final class PostgresStatement: StoreStatement, PostgresStream {
         }
         defer { PQclear(declared) }
         try connection.check(declared, sql: sql)
-        types = []
-        cursor = try PostgresCursor(connection: connection, name: name, sql: sql)
+        // The cursor's column types, one round trip, so that every chunk can come in the binary
+        // format when they allow it.
+        let description = PQdescribePortal(connection.handle, name)
+        defer { PQclear(description) }
+        try connection.check(description, sql: sql)
+        types = (0..<Int(PQnfields(description))).map { PQftype(description, Int32($0)) }
+        cursor = try PostgresCursor(
+            connection: connection, name: name, sql: sql, binary: PostgresType.canReadBinary(types))
     }
 
     /// The bound parameters as libpq takes them (nil when there are none), and their count.
@@ -307,28 +320,44 @@ final class PostgresStatement: StoreStatement, PostgresStream {
         return PQgetvalue(result, Int32(row), Int32(column))
     }
 
-    private static let boolean: UInt32 = 16
-    private static let integers: Set<UInt32> = [20, 21, 23, 26]
-    private static let floats: Set<UInt32> = [700, 701]
-    private static let numeric: UInt32 = 1700
+    /// The number in a column of the binary format (nil for a text, or in the text format).
+    private func binaryNumber(_ bytes: UnsafeMutablePointer<CChar>, _ column: Int) -> PostgresType.Number? {
+        binary ? PostgresType.binaryNumber(bytes, type: types[column]) : nil
+    }
 
     func int64(_ column: Int) -> Int64 {
         guard let text = raw(column) else { return 0 }
-        if types[column] == Self.boolean { return text.pointee == CChar(UInt8(ascii: "t")) ? 1 : 0 }
-        if Self.integers.contains(types[column]) { return strtoll(text, nil, 10) }
-        let number = strtod(text, nil)
-        return number.isFinite ? Int64(number) : 0
+        switch binaryNumber(text, column) {
+        case .integer(let number): return number
+        case .real(let number): return PostgresType.integer(clamping: number)
+        case nil: break
+        }
+        if types[column] == PostgresType.boolean { return text.pointee == CChar(UInt8(ascii: "t")) ? 1 : 0 }
+        if PostgresType.integers.contains(types[column]) { return strtoll(text, nil, 10) }
+        return PostgresType.integer(clamping: strtod(text, nil))
     }
 
     func double(_ column: Int) -> Double {
         guard let text = raw(column) else { return 0 }
-        if types[column] == Self.boolean { return text.pointee == CChar(UInt8(ascii: "t")) ? 1 : 0 }
+        switch binaryNumber(text, column) {
+        case .integer(let number): return Double(number)
+        case .real(let number): return number
+        case nil: break
+        }
+        if types[column] == PostgresType.boolean { return text.pointee == CChar(UInt8(ascii: "t")) ? 1 : 0 }
         return strtod(text, nil)
     }
 
+    /// A float of the binary format is spelt as `bind` spells it (Swift's shortest exact digits:
+    /// "100000.0" where the server's text is "100000"); the same Double either way.
     func string(_ column: Int) -> String {
         guard let text = raw(column), let result else { return "" }
-        if types[column] == Self.boolean { return text.pointee == CChar(UInt8(ascii: "t")) ? "1" : "0" }
+        switch binaryNumber(text, column) {
+        case .integer(let number): return String(number)
+        case .real(let number): return PostgresStatement.text(of: number)
+        case nil: break
+        }
+        if types[column] == PostgresType.boolean { return text.pointee == CChar(UInt8(ascii: "t")) ? "1" : "0" }
         let count = Int(PQgetlength(result, Int32(row), Int32(column)))
         return text.withMemoryRebound(to: UInt8.self, capacity: count) {
             String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
@@ -337,7 +366,7 @@ final class PostgresStatement: StoreStatement, PostgresStream {
 
     func withText<Result>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         guard let text = raw(column), let result else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        if types[column] == Self.boolean {
+        if types[column] == PostgresType.boolean || binaryNumber(text, column) != nil {
             var string = string(column)
             return try string.withUTF8(body)
         }
@@ -348,19 +377,21 @@ final class PostgresStatement: StoreStatement, PostgresStream {
     }
 
     func day(_ column: Int) -> Day? {
-        guard let text = raw(column), let result else { return nil }
-        let count = Int(PQgetlength(result, Int32(row), Int32(column)))
-        return text.withMemoryRebound(to: UInt8.self, capacity: count) {
-            Day.parse(UnsafeBufferPointer(start: $0, count: count)[...])
-        }
+        guard raw(column) != nil else { return nil }
+        return withText(column) { Day.parse($0[...]) }
     }
 
     func value(_ column: Int) -> SQLValue {
         guard let text = raw(column) else { return .null }
+        switch binaryNumber(text, column) {
+        case .integer(let number): return .integer(number)
+        case .real(let number): return .real(number)
+        case nil: break
+        }
         let type = types[column]
-        if type == Self.boolean || Self.integers.contains(type) { return .integer(int64(column)) }
-        if Self.floats.contains(type) { return .real(strtod(text, nil)) }
-        if type == Self.numeric {
+        if type == PostgresType.boolean || PostgresType.integers.contains(type) { return .integer(int64(column)) }
+        if PostgresType.floats.contains(type) { return .real(strtod(text, nil)) }
+        if type == PostgresType.numeric {
             let string = String(cString: text)
             if let integer = Int64(string) { return .integer(integer) }
             return .real(strtod(text, nil))

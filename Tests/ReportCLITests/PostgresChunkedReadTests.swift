@@ -26,9 +26,10 @@ final class PostgresChunkedReadTests: XCTestCase {
         try XCTUnwrap(statement.backend as? PostgresStatement)
     }
 
-    /// The cursors open in this session, but for the one this question is read through.
+    /// The cursors open in this session, but for the one this question is read through (its
+    /// DECLARE, and the FETCH reading it, the protocol's unnamed portal).
     private func openCursors(_ database: Database) throws -> Int64? {
-        try database.scalarInt("SELECT count(*) FROM pg_cursors WHERE statement NOT LIKE '%pg_cursors%'")
+        try database.scalarInt("SELECT count(*) FROM pg_cursors WHERE statement NOT LIKE '%pg_cursors%' AND name <> ''")
     }
 
     /// Every cursor is read to its end, so the session plans cursors for all their rows
@@ -227,5 +228,96 @@ final class PostgresChunkedReadTests: XCTestCase {
             while try chunked.step() { read.append(chunked.int64(0)) }
         }
         XCTAssertEqual(read, Array(4...2500), "the cursor read side by side lost nothing")
+    }
+
+    /// Every value of every type a cursor reads in the binary format, read through a cursor (in
+    /// chunks of 1,000, binary) and again outside a transaction (single-row mode, text): every
+    /// accessor gives the same, but a float's spelling (Swift's digits, not the server's), whose
+    /// number is the same. Extremes included: the integers' limits, −0, NaN, the infinities, the
+    /// smallest subnormal, floats beyond Int64 (clamped, as SQLite does), a `real` given by its
+    /// shortest digits, NULLs, UTF-8 beyond the BMP, a date in a text.
+    func testAChunkOfBooleansIntegersFloatsAndTextsComesInBinaryWithTheTextsValues() throws {
+        let database = try chunkedDatabase("binary")
+        let values = """
+            SELECT k, CAST(b AS BOOLEAN), CAST(s AS SMALLINT), CAST(i AS INTEGER), CAST(l AS BIGINT),
+                   CAST(o AS OID), CAST(r AS REAL), CAST(d AS DOUBLE PRECISION), t, CAST(vc AS VARCHAR),
+                   CAST(c AS CHAR(3)), CAST(n AS NAME)
+            FROM generate_series(1, 300) g CROSS JOIN (VALUES
+            (1, 'true', '-32768', '-2147483648', '-9223372036854775808', '4294967295', '-0', 'NaN', 'é€😀',
+             'x', 'ab', 'nm'),
+            (2, 'false', '32767', '2147483647', '9223372036854775807', '0', '0.1', 'Infinity', '2026-11-28',
+             '', 'abc', ''),
+            (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+            (4, 'true', '-1', '-7', '-1', '1', '3.4e38', '-Infinity', 'a', 'b', 'c', 'd'),
+            (5, 'false', '0', '0', '0', '42', '1.17549435e-38', '5e-324', '-1.5', '12', '7', '3'),
+            (6, 'true', '1', '1', '1', '7', 'Infinity', '1e300', '9.3e18', 'z', 'z', 'z'),
+            (7, 'false', '2', '3', '4', '5', '-2.5', '-1.5', '0.1', '2026-02-30', 'q', 'q'),
+            (8, 'true', '5', '6', '7', '8', 'NaN', '-9.3e18', '-0', 'v', 'v', 'v'),
+            (9, 'true', '9', '9', '9', '9', '9', '-0', 'abc', 'w', 'w', 'w'))
+              AS v(k, b, s, i, l, o, r, d, t, vc, c, n)
+            ORDER BY g, k
+            """
+        /// Each row as every accessor reads it, floats' texts as numbers.
+        func read(_ statement: Statement) throws -> [String] {
+            var rows: [String] = []
+            while try statement.step() {
+                var cells: [String] = []
+                for column in 0..<statement.columnCount {
+                    let float = column == 6 || column == 7
+                    let text = statement.string(column)
+                    let bytes = statement.withText(column) { Array($0) }
+                    cells.append(
+                        [
+                            "\(statement.isNull(column))", "\(statement.int64(column))",
+                            "\(statement.double(column).bitPattern)", "\(statement.value(column))",
+                            "\(statement.day(column).map(String.init(describing:)) ?? "-")",
+                            float ? "\(Double(text).map(\.bitPattern).map(String.init) ?? text)" : text,
+                            float ? "\(Double(String(decoding: bytes, as: UTF8.self)) ?? .nan)" : "\(bytes)",
+                        ].joined(separator: "|"))
+                }
+                rows.append(cells.joined(separator: " ; "))
+            }
+            return rows
+        }
+        let statement = try database.prepare(values)
+        let text = try read(statement)
+        XCTAssertFalse(try backend(statement).binary)
+        var binary: [String] = []
+        try database.transaction(immediate: false) {
+            XCTAssertTrue(try statement.step())
+            XCTAssertTrue(try backend(statement).readsThroughCursor)
+            XCTAssertTrue(try backend(statement).binary, "booleans, integers, floats and texts: binary")
+            statement.reset()
+            binary = try read(statement)
+        }
+        XCTAssertEqual(binary.count, 2_700)
+        XCTAssertEqual(binary.count, text.count)
+        for (index, (left, right)) in zip(binary, text).enumerated().prefix(9) {
+            XCTAssertEqual(left, right, "row \(index + 1)")
+        }
+        XCTAssertEqual(zip(binary, text).filter { $0 != $1 }.count, 0, "rows that differ")
+        // The NaN's bits and a few values, so that a wrong decoding on both sides could not agree.
+        XCTAssertTrue(text[0].contains("|-9223372036854775808|"), text[0])
+        XCTAssertTrue(text[5].contains("|9223372036854775807|"), "1e300 clamped: \(text[5])")
+        XCTAssertTrue(text[6].contains("|-1|"), "−1.5 truncated toward zero: \(text[6])")
+    }
+
+    /// A cursor with a column of another type (a `numeric` sum) reads every chunk as text.
+    func testACursorWithANumericColumnReadsText() throws {
+        let database = try chunkedDatabase("numeric")
+        let statement = try database.prepare(
+            "SELECT g, CAST(g AS NUMERIC) / 4, CAST(g AS NUMERIC) * 2 FROM generate_series(1, 2500) g ORDER BY g")
+        var rows = 0
+        try database.transaction(immediate: false) {
+            while try statement.step() {
+                rows += 1
+                XCTAssertTrue(try backend(statement).readsThroughCursor)
+                XCTAssertFalse(try backend(statement).binary)
+                XCTAssertEqual(statement.int64(0), Int64(rows))
+                XCTAssertEqual(statement.double(1), Double(rows) / 4)
+                XCTAssertEqual(statement.value(2), .integer(Int64(rows) * 2))
+            }
+        }
+        XCTAssertEqual(rows, 2_500)
     }
 }
