@@ -65,8 +65,8 @@ enum PostgresType {
     /// Int64's range, NaN as 0 (Swift's `Int64(_:)` would trap on anything out of range).
     static func integer(clamping number: Double) -> Int64 {
         if number.isNaN { return 0 }
-        if number >= 9_223_372_036_854_775_807 { return .max }
-        if number <= -9_223_372_036_854_775_808 { return .min }
+        if number >= 0x1p63 { return .max }
+        if number <= -0x1p63 { return .min }
         return Int64(number)
     }
 }
