@@ -296,7 +296,7 @@ final class PostgresChunkedReadTests: XCTestCase {
             XCTAssertEqual(left, right, "row \(index + 1)")
         }
         XCTAssertEqual(zip(binary, text).filter { $0 != $1 }.count, 0, "rows that differ")
-        // The NaN's bits and a few values, so that a wrong decoding on both sides could not agree.
+        // A few values checked on their own, so that a wrong reading on both sides could not agree.
         XCTAssertTrue(text[0].contains("|-9223372036854775808|"), text[0])
         XCTAssertTrue(text[5].contains("|9223372036854775807|"), "1e300 clamped: \(text[5])")
         XCTAssertTrue(text[6].contains("|-1|"), "−1.5 truncated toward zero: \(text[6])")
