@@ -153,7 +153,6 @@ final class PostgresStatement: StoreStatement, PostgresStream {
                 if let result { PQclear(result) }
                 result = chunk
                 rowCount = Int(PQntuples(chunk))
-                if types.isEmpty { types = (0..<Int(PQnfields(chunk))).map { PQftype(chunk, Int32($0)) } }
                 if rowCount > 0 { return true }
             }
         } catch {
@@ -180,7 +179,7 @@ final class PostgresStatement: StoreStatement, PostgresStream {
             rowCount = 0
             let status = PQresultStatus(next)
             if types.isEmpty && (status == PGRES_SINGLE_TUPLE || status == PGRES_TUPLES_OK) {
-                types = (0..<Int(PQnfields(next))).map { PQftype(next, Int32($0)) }
+                types = Self.columnTypes(next)
             }
             switch status {
             case PGRES_SINGLE_TUPLE:
@@ -269,7 +268,7 @@ final class PostgresStatement: StoreStatement, PostgresStream {
         }
         result = executed
         rowCount = PQresultStatus(executed) == PGRES_TUPLES_OK ? Int(PQntuples(executed)) : 0
-        types = (0..<Int(PQnfields(executed))).map { PQftype(executed, Int32($0)) }
+        types = Self.columnTypes(executed)
     }
 
     /// Declares this run's cursor over the query, with its parameters, and asks for the first chunk.
@@ -288,9 +287,14 @@ final class PostgresStatement: StoreStatement, PostgresStream {
         let description = PQdescribePortal(connection.handle, name)
         defer { PQclear(description) }
         try connection.check(description, sql: sql)
-        types = (0..<Int(PQnfields(description))).map { PQftype(description, Int32($0)) }
+        types = Self.columnTypes(description)
         cursor = try PostgresCursor(
             connection: connection, name: name, sql: sql, binary: PostgresType.canReadBinary(types))
+    }
+
+    /// The type of each column of a result (or of a cursor's description).
+    private static func columnTypes(_ result: OpaquePointer?) -> [UInt32] {
+        (0..<Int(PQnfields(result))).map { PQftype(result, Int32($0)) }
     }
 
     /// The bound parameters as libpq takes them (nil when there are none), and their count.
