@@ -67,7 +67,7 @@ public class FileReading {
     }
 
     /// Whether the records' text goes where a NUL cannot be stored (PostgreSQL, `NULText`): such
-    /// a record is then rejected. A check stores nothing, so keeps them.
+    /// a record is then rejected. A check says so for the database it checks for.
     var textRefusesNUL: Bool { false }
 
     let modules: [DomainName: ImportModule]

@@ -9,8 +9,18 @@ import JSON
 /// enforces field by field. Counts, messages, layouts and `--strict` are those of the import: the
 /// same loop reads the records (`FileReading.readRecords`).
 public final class ImportCheck: FileReading {
-    public override init(modules: [ImportModule], options: Options) {
+    private let refusesNUL: Bool
+    override var textRefusesNUL: Bool { refusesNUL }
+
+    /// `refusesNUL`: the import checked for writes to PostgreSQL, which rejects a text holding a NUL.
+    public init(modules: [ImportModule], options: Options, refusesNUL: Bool) {
+        self.refusesNUL = refusesNUL
         super.init(modules: modules, options: options)
+    }
+
+    /// A check for an import into SQLite, which keeps a text holding a NUL.
+    public convenience override init(modules: [ImportModule], options: Options) {
+        self.init(modules: modules, options: options, refusesNUL: false)
     }
 
     /// Checks one file; never throws (a file that cannot be read is a failed outcome).

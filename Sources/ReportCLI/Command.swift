@@ -40,14 +40,20 @@ public struct CommandContext: Sendable {
             }
             milliseconds = Int32((seconds * 1000).rounded())
         }
-        // `mysql://…`, `sqlite:///path`: a URL of a scheme that names no database this tool opens
-        // would be taken for a SQLite file path and fail as something else (issue 30).
-        if let reason = StoreLocation.unsupportedReason(databasePath) {
+        return DatabaseSettings(path: try databaseLocation(), busyTimeoutMilliseconds: milliseconds)
+    }
+
+    /// `databasePath`, refused with a usage error when it cannot name a database: `mysql://…`,
+    /// `sqlite:///path`, a URL of a scheme that names no database this tool opens, would be taken
+    /// for a SQLite file path and fail as something else (issue 30).
+    public func databaseLocation() throws(UsageError) -> String {
+        let path = databasePath
+        if let reason = StoreLocation.unsupportedReason(path) {
             let given =
                 arguments.declared.contains(CommonOptions.database.name) && arguments.has(CommonOptions.database)
             throw UsageError((given ? "--db: " : "$REPORT_DB: ") + reason)
         }
-        return DatabaseSettings(path: databasePath, busyTimeoutMilliseconds: milliseconds)
+        return path
     }
 
     /// `--as-of` parsed, or now.

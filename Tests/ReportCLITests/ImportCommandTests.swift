@@ -233,7 +233,11 @@ final class ImportCommandTests: CLITestCase {
              {"id": "t4", "userId": "u\u0000", "date": "2026-11-28", "libelle": "D", "state": "terminee"},
              {"id": "t5", "userId": "u1", "date": "2026-11-28", "libelle": "E", "state": "terminee"}]
             """#)
+        // A check for the same database says what the import will: the same code and lines.
+        let check = report(["check", "--db", databasePath, file])
         let run = report(["import", "--db", databasePath, file])
+        XCTAssertEqual(check.code, run.code, check.err)
+        XCTAssertEqual(check.errLines, run.errLines)
         let rows = try database().rows("SELECT id, user_id, contexte FROM tasks ORDER BY import_seq")
         guard TestStore.backend == .postgresql else {
             XCTAssertEqual(run.code, .success, run.err)
@@ -266,6 +270,40 @@ final class ImportCommandTests: CLITestCase {
                 [4, "t4", "userId", #""u\u0000""#, .text(rule)],
             ])
         XCTAssertEqual(try database().rows("SELECT records, accepted, rejected FROM import_log"), [[5, 1, 4]])
+    }
+
+    /// `report check` applies the rules of the database `--db`, else `$REPORT_DB`, names without
+    /// opening it: for a PostgreSQL URL (here of no server at all) a text holding a NUL is rejected,
+    /// as that import would; for a SQLite file, or by default, it is kept. A URL of a scheme that
+    /// names no database is a usage error, as for an import.
+    func testACheckRejectsATextHoldingANULWhereItsDatabaseIsPostgreSQL() throws {
+        let file = try write(
+            "tasks.json",
+            #"""
+            [{"id": "t1", "userId": "u\u0000", "date": "2026-11-28", "libelle": "A", "state": "terminee"},
+             {"id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "B", "state": "terminee"}]
+            """#)
+        let nowhere = "postgresql://report@127.0.0.1:1/none"
+        let rule = "holds U+0000 (NUL), which PostgreSQL text cannot store"
+        let rejected = #"\#(file) record 1 (id t1): field userId: \#(rule) "u\u0000""#
+        for run in [
+            report(["check", "--db", nowhere, file]), report(["check", file], environment: ["REPORT_DB": nowhere]),
+        ] {
+            XCTAssertEqual(run.code, .rejected, run.err)
+            XCTAssertEqual(run.errLines, [rejected])
+        }
+        let sqlite = path("other.sqlite")
+        for run in [
+            report(["check", file]), report(["check", "--db", sqlite, file]),
+            report(["check", "--db", sqlite, file], environment: ["REPORT_DB": nowhere]),
+        ] {
+            XCTAssertEqual(run.code, .success, run.err)
+            XCTAssertEqual(run.errLines, [])
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sqlite), "a check opens nothing")
+        let unsupported = report(["check", "--db", "mysql://db/report", file])
+        XCTAssertEqual(unsupported.code, .usage)
+        XCTAssertTrue(unsupported.err.contains("--db: unsupported URL scheme \"mysql://\""), unsupported.err)
     }
 
     func testARejectedRecordNeverReplacesAValidOne() throws {

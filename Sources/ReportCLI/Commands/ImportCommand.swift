@@ -33,11 +33,15 @@ public enum CheckCommand: Command {
         abstract: "Validate export files without storing anything; same messages as import.",
         discussion: """
             Reads every record and applies every rule of import, and opens no database: nothing is
-            stored anywhere. Exit code 3 when records would be rejected, 1 when a file is
-            malformed or cannot be read.
+            stored anywhere. The rules are those of an import into the database --db names: on
+            PostgreSQL a text holding U+0000 (NUL) is rejected too. Exit code 3 when records would
+            be rejected, 1 when a file is malformed or cannot be read.
             """,
         positionals: "PATH...", minimumPositionals: 1,
-        options: [ImportOptions.kind.spec, ImportOptions.checkStrict.spec, CommonOptions.quiet.spec])
+        options: [
+            ImportOptions.kind.spec, ImportOptions.checkStrict.spec, ImportOptions.checkDatabase.spec,
+            CommonOptions.quiet.spec,
+        ])
 
     public static func run(_ context: CommandContext) throws -> ExitCode {
         try ImportRun.run(context, checkOnly: true)
@@ -60,7 +64,7 @@ enum ImportRun {
                 layout: context.modules.flatMap(\.distribution))
             (reading, readFile) = (importer, importer.importFile)
         } else {
-            let check = ImportCheck(modules: modules, options: settings.options)
+            let check = ImportCheck(modules: modules, options: settings.options, refusesNUL: settings.refusesNUL)
             (reading, readFile) = (check, check.checkFile)
         }
         ImportMessages.showProgress(of: reading, on: console)

@@ -2,6 +2,7 @@ import ArgumentParsing
 import Foundation
 import Import
 import ReportApp
+import Store
 
 /// The options of `report import` and `report check`, each declared once.
 enum ImportOptions {
@@ -10,6 +11,10 @@ enum ImportOptions {
     static let strict = Flag("strict", help: "Fail a whole file (store nothing of it) at its first rejected record.")
     static let checkStrict = Flag("strict", help: "Report a whole file as failing at its first rejected record.")
     static let force = Flag("force", help: "Import files again even when the same content was imported before.")
+    /// `--db` of a check: the database is not opened, only its kind read (`ImportSettings.refusesNUL`).
+    static let checkDatabase = Option<String>(
+        "db", "PATH|URL",
+        help: "Check for the database an import would write (default: $REPORT_DB, else SQLite); not opened.")
 }
 
 /// What `report import` and `report check` are asked for, read from the arguments and checked
@@ -22,10 +27,16 @@ struct ImportSettings {
     let entries: [ImportFiles.Entry]
     /// nil for a check, which opens no database.
     let database: DatabaseSettings?
+    /// Whether a record holding a NUL in a text is rejected, as an import into PostgreSQL does
+    /// (`NULText`): a check applies the rules of the database its `--db` or `$REPORT_DB` names,
+    /// so that it passes what the nightly import into that database would store.
+    let refusesNUL: Bool
 
     init(_ context: CommandContext, checkOnly: Bool) throws {
         let arguments = context.arguments
-        database = checkOnly ? nil : try context.databaseSettings()  // a bad value fails before any work
+        // A bad value fails before any work.
+        database = checkOnly ? nil : try context.databaseSettings()
+        refusesNUL = StoreLocation.isPostgreSQL(try database?.path ?? context.databaseLocation())
         var options = FileReading.Options()
         options.strict = arguments[checkOnly ? ImportOptions.checkStrict : ImportOptions.strict]
         options.force = !checkOnly && arguments[ImportOptions.force]
