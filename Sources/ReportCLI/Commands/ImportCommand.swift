@@ -64,7 +64,7 @@ enum ImportRun {
                 layout: context.modules.flatMap(\.distribution))
             (reading, readFile) = (importer, importer.importFile)
         } else {
-            let check = ImportCheck(modules: modules, options: settings.options, refusesNUL: settings.refusesNUL)
+            let check = ImportCheck(modules: modules, options: settings.options, refusesNUL: settings.checkRefusesNUL)
             (reading, readFile) = (check, check.checkFile)
         }
         ImportMessages.showProgress(of: reading, on: console)

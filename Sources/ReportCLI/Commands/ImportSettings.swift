@@ -11,7 +11,7 @@ enum ImportOptions {
     static let strict = Flag("strict", help: "Fail a whole file (store nothing of it) at its first rejected record.")
     static let checkStrict = Flag("strict", help: "Report a whole file as failing at its first rejected record.")
     static let force = Flag("force", help: "Import files again even when the same content was imported before.")
-    /// `--db` of a check: the database is not opened, only its kind read (`ImportSettings.refusesNUL`).
+    /// `--db` of a check: the database is not opened, only its kind read (`ImportSettings.checkRefusesNUL`).
     static let checkDatabase = Option<String>(
         "db", "PATH|URL",
         help: "Check for the database an import would write (default: $REPORT_DB, else SQLite); not opened.")
@@ -27,16 +27,17 @@ struct ImportSettings {
     let entries: [ImportFiles.Entry]
     /// nil for a check, which opens no database.
     let database: DatabaseSettings?
-    /// Whether a record holding a NUL in a text is rejected, as an import into PostgreSQL does
-    /// (`NULText`): a check applies the rules of the database its `--db` or `$REPORT_DB` names,
-    /// so that it passes what the nightly import into that database would store.
-    let refusesNUL: Bool
+    /// For a check, whether a record holding a NUL in a text is rejected, as an import into
+    /// PostgreSQL rejects it (`NULText`): the check applies the rules of the database its `--db`,
+    /// else `$REPORT_DB`, names (never opened), so that it passes what the nightly import into that
+    /// database stores. An import's `Importer` knows from its connection.
+    let checkRefusesNUL: Bool
 
     init(_ context: CommandContext, checkOnly: Bool) throws {
         let arguments = context.arguments
         // A bad value fails before any work.
         database = checkOnly ? nil : try context.databaseSettings()
-        refusesNUL = StoreLocation.isPostgreSQL(try database?.path ?? context.databaseLocation())
+        checkRefusesNUL = try checkOnly && StoreLocation.isPostgreSQL(context.databaseLocation())
         var options = FileReading.Options()
         options.strict = arguments[checkOnly ? ImportOptions.checkStrict : ImportOptions.strict]
         options.force = !checkOnly && arguments[ImportOptions.force]
