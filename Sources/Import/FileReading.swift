@@ -178,13 +178,13 @@ public class FileReading {
         defer { reader.close() }
         var lastProgress = DispatchTime.now().uptimeNanoseconds
         do {
-            while let record = try reader.next() {
+            // Each record is lent where it lies in the pipeline's batch, not copied out of it.
+            while try reader.withNext({ record in
                 outcome.records += 1
-                switch record.result {
-                case .success(let validated):
+                if let validated = record.validated {
                     try sink.accept(validated, index: record.index)
                     outcome.accepted += 1
-                case .failure(let rejection):
+                } else if let rejection = record.rejection {
                     outcome.rejected += 1
                     if options.strict {
                         outcome.status = .failed(
@@ -201,7 +201,7 @@ public class FileReading {
                     bytes: compressed ? nil : file.size.map { (reader.bytesConsumed, $0) },
                     last: &lastProgress)
                 try sink.afterRecord(count: outcome.records)
-            }
+            }) {}
         } catch let syntax as JSONSyntaxError {
             outcome.status = .failed(reason: "malformed JSON: \(syntax); nothing of this file was stored")
             throw FileFailure(outcome: outcome)

@@ -17,12 +17,12 @@ import JSON
 /// way it is the same validation, by `check(_:)`.
 final class RecordPipeline: @unchecked Sendable {
     private let condition = NSCondition()
-    private var batches: [[Slot]] = []
+    private var batches: [Batch] = []
     /// Batches the database thread is done with, handed back so that the reader thread frees
     /// their records (the strings and boxes it allocated): frees off the thread that bounds the
     /// import, and into the allocator's arena of the thread that made them.
-    private var spent: [[Slot]] = []
-    private var current: [Slot] = []
+    private var spent: [Batch] = []
+    private var current = Batch()
     private var currentIndex = 0
     private var finished = false
     private var failure: (any Error)?
@@ -37,19 +37,39 @@ final class RecordPipeline: @unchecked Sendable {
     private let batchBytes: Int
     private var batchesQueued = 0
 
-    /// One record, validated or rejected, with its position in the file.
+    /// One record, validated or rejected, with its position in the file. Two optionals rather
+    /// than a `Result`: the import's loop binds the one it finds (`if let`), a retain of the record's
+    /// box, where a switch over a `Result` lent to it copied the whole record twice.
     struct Item: Sendable {
         let index: Int
         let line: Int?
-        let result: Result<ValidatedRecord, Rejection>
+        /// The record, validated; nil when it was rejected.
+        let validated: ValidatedRecord?
+        /// Why the record was rejected; nil when it was validated.
+        let rejection: Rejection?
+
+        init(index: Int, line: Int?, result: Result<ValidatedRecord, Rejection>) {
+            self.index = index
+            self.line = line
+            switch result {
+            case .success(let record): (validated, rejection) = (record, nil)
+            case .failure(let reason): (validated, rejection) = (nil, reason)
+            }
+        }
+
+        var result: Result<ValidatedRecord, Rejection> { validated.map { .success($0) } ?? .failure(rejection!) }
     }
 
-    /// A record as queued: validated by the reader thread, or as read onto its batch's tape, for
-    /// `next()` to validate. Unchecked: a batch's tape is written by the reader thread before the
-    /// batch is queued (under the lock) and only read after, by the thread that took it.
-    private enum Slot: @unchecked Sendable {
-        case checked(Item)
-        case read(JSONTapeRecord)
+    /// A batch as queued: its records validated by the reader thread (`items`), or as read onto
+    /// the batch's tape (`records`), for `withNext(_:)` to validate; one of the two is empty. Two
+    /// arrays rather than one of an enum, so that a record is lent from its array as it lies (a
+    /// case's payload bound out of an enum is a copy). Unchecked: a batch's tape is written by the
+    /// reader thread before the batch is queued (under the lock) and only read after, by the
+    /// thread that took it.
+    private struct Batch: @unchecked Sendable {
+        var items: [Item] = []
+        var records: [JSONTapeRecord] = []
+        var count: Int { items.count + records.count }
     }
 
     private let validate: @Sendable (RecordReader) throws(FieldError) -> ValidatedRecord
@@ -104,34 +124,49 @@ final class RecordPipeline: @unchecked Sendable {
         return endState.emptiness
     }
 
-    /// The next record, nil at the end; rethrows the reader's error where it happened.
+    /// The next record, nil at the end; rethrows the reader's error where it happened. A copy of
+    /// the record: `withNext(_:)` lends it where it lies instead.
     func next() throws -> Item? {
-        if currentIndex < current.count {
-            defer { currentIndex += 1 }
-            return item(current[currentIndex])
+        var next: Item?
+        guard try withNext({ next = copy $0 }) else { return nil }
+        return next
+    }
+
+    /// Calls `body` with the next record, lent where it lies in its batch; false at the end;
+    /// rethrows the reader's error where it happened, and `body`'s. The import's loop takes its
+    /// records this way: a copy of each (`next()`), two a record as the loop took them, went
+    /// through the copy and destroy functions of the record's `Result` on the database thread (2 %
+    /// of that thread's instructions in a 100,000-task import, callgrind, docs/BENCHMARKS.md).
+    func withNext(_ body: (borrowing Item) throws -> Void) throws -> Bool {
+        if currentIndex >= current.count {
+            guard try takeBatch() else { return false }
         }
+        defer { currentIndex += 1 }
+        if current.records.isEmpty {
+            try current.items.withUnsafeBufferPointer { items in try body(items[currentIndex]) }
+        } else {
+            try body(check(current.records[currentIndex]))
+        }
+        return true
+    }
+
+    /// Makes the next queued batch the current one, handing the current one back to be freed;
+    /// false at the end (rethrows the reader's error where it happened).
+    private func takeBatch() throws -> Bool {
         condition.lock()
         while batches.isEmpty && !finished { condition.wait() }
         if batches.isEmpty {
             let error = failure
             condition.unlock()
             if let error { throw error }
-            return nil
+            return false
         }
         spent.append(current)
         current = batches.removeFirst()
-        currentIndex = 1
+        currentIndex = 0
         condition.broadcast()
         condition.unlock()
-        return item(current[0])
-    }
-
-    @inline(__always)
-    private func item(_ slot: Slot) -> Item {
-        switch slot {
-        case .checked(let item): return item
-        case .read(let record): return check(record)
-        }
+        return true
     }
 
     /// Stops the reader thread and waits for it, so that the file is closed when this returns.
@@ -146,25 +181,30 @@ final class RecordPipeline: @unchecked Sendable {
     }
 
     private func produce(_ reader: JSONRecordReader) {
-        var batch: [Slot] = []
+        var batch = Batch()
         var batchTape = validatesOnReader ? nil : JSONTape()
-        batch.reserveCapacity(batchSize)
+        if validatesOnReader {
+            batch.items.reserveCapacity(batchSize)
+        } else {
+            batch.records.reserveCapacity(batchSize)
+        }
         var error: (any Error)?
         while true {
             do {
                 guard let record = try reader.nextOnTape(appendingTo: batchTape) else { break }
-                batch.append(validatesOnReader ? .checked(check(record)) : .read(record))
+                if validatesOnReader { batch.items.append(check(record)) } else { batch.records.append(record) }
             } catch let thrown {
                 error = thrown
                 break
             }
             if batch.count == batchSize || (batchTape?.heldBytes ?? 0) >= batchBytes {
                 guard push(batch, consumed: reader.bytesConsumed) else { return finish(nil) }
-                batch.removeAll(keepingCapacity: true)
+                batch.items.removeAll(keepingCapacity: true)
+                batch.records.removeAll(keepingCapacity: true)
                 if batchTape != nil { batchTape = JSONTape() }
             }
         }
-        if !batch.isEmpty, !push(batch, consumed: reader.bytesConsumed) { return finish(nil) }
+        if batch.count > 0, !push(batch, consumed: reader.bytesConsumed) { return finish(nil) }
         condition.lock()
         endState = (reader.layout, reader.emptiness)
         condition.unlock()
@@ -205,8 +245,8 @@ final class RecordPipeline: @unchecked Sendable {
     }
 
     /// Queues a batch, waiting while the queue is full; false when the pipeline was closed.
-    private func push(_ batch: [Slot], consumed bytes: Int) -> Bool {
-        var done: [[Slot]] = []
+    private func push(_ batch: Batch, consumed bytes: Int) -> Bool {
+        var done: [Batch] = []
         defer { done.removeAll() }  // after the unlock below (defers run last to first)
         condition.lock(); defer { condition.unlock() }
         while batches.count >= maximumBatches && !cancelled { condition.wait() }
