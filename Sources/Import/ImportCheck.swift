@@ -12,15 +12,13 @@ public final class ImportCheck: FileReading {
     private let refusesNUL: Bool
     override var textRefusesNUL: Bool { refusesNUL }
 
-    /// `refusesNUL`: the import checked for writes to PostgreSQL, which rejects a text holding a NUL.
+    /// `refusesNUL`: the import checked for writes to PostgreSQL, which rejects a text holding a
+    /// NUL; false for an import into SQLite, which keeps it. Always said: `FileReading`'s
+    /// `init(modules:options:)` is not one of this class's (a call to it traps), and a convenience
+    /// one forwarding here drew the compiler's "infinite recursion" warning.
     public init(modules: [ImportModule], options: Options, refusesNUL: Bool) {
         self.refusesNUL = refusesNUL
         super.init(modules: modules, options: options)
-    }
-
-    /// A check for an import into SQLite, which keeps a text holding a NUL.
-    public convenience override init(modules: [ImportModule], options: Options) {
-        self.init(modules: modules, options: options, refusesNUL: false)
     }
 
     /// Checks one file; never throws (a file that cannot be read is a failed outcome).

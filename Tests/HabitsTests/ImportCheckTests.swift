@@ -28,7 +28,9 @@ final class ImportCheckTests: XCTestCase {
     private func importer(checkOnly: Bool, strict: Bool = false) throws -> (ImportFiles.Entry) -> FileOutcome {
         var options = Importer.Options()
         options.strict = strict
-        if checkOnly { return ImportCheck(modules: [HabitsModule.module.imports], options: options).checkFile }
+        if checkOnly {
+            return ImportCheck(modules: [HabitsModule.module.imports], options: options, refusesNUL: false).checkFile
+        }
         return try Importer(database: store.database, modules: [HabitsModule.module.imports], options: options)
             .importFile
     }
@@ -112,7 +114,8 @@ final class ImportCheckAcrossBatchesTests: XCTestCase {
             var options = Importer.Options()
             options.messagesPerFile = 100
             if checkOnly {
-                return ImportCheck(modules: [HabitsModule.module.imports], options: options).checkFile(entry)
+                return ImportCheck(modules: [HabitsModule.module.imports], options: options, refusesNUL: false)
+                    .checkFile(entry)
             }
             return try Importer(database: store.database, modules: [HabitsModule.module.imports], options: options)
                 .importFile(entry)
