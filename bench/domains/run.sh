@@ -29,7 +29,9 @@
 # that profile's data, already generated at that scale, instead of generating it again;
 # BENCH_BIN=DIR uses the release binaries there instead of building; EXTRA_REPORTS=1 also times
 # the profile's other reports, each on its own line: habits `report-day` (--date 2026-11-28, the
-# nightly's day), bookings `report-month` (--month 2026-11, the month holding --as-of).
+# nightly's day), bookings `report-month` (--month 2026-11, the month holding --as-of); FLOOR=1 on
+# SQLite also times SQLite's floor for the imported rows (`report-bench store --from`, BENCH_BIN's
+# or one it builds), as the `floor` step, right after the import.
 set -euo pipefail
 
 profile="${1:?usage: bench/domains/run.sh fleet|habits|bookings [SCALE]}"
@@ -64,7 +66,11 @@ if [ -n "${BENCH_BIN:-}" ]; then
     bin="$BENCH_BIN"
 else
     echo "building report and report-sample (release)..." >&2
-    (cd "$root" && swift build --explicit-target-dependency-import-check error -c release --product report >&2 && swift build --explicit-target-dependency-import-check error -c release --product report-sample >&2)
+    products=(report report-sample)
+    [ "${FLOOR:-}" = 1 ] && products+=(report-bench)
+    for product in "${products[@]}"; do
+        (cd "$root" && swift build --explicit-target-dependency-import-check error -c release --product "$product" >&2)
+    done
     bin="$(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --show-bin-path)"
 fi
 if [ -n "${BENCH_DATA:-}" ]; then
@@ -130,6 +136,16 @@ if [ "$backend" = postgresql ] && [ "${PG_WARM:-}" = 1 ]; then
 fi
 mkdir -p "$work/out-reports" "$work/out-compare"
 step import "$bin/report" import --busy-timeout 600 --db "$db" "$data"
+if [ "${FLOOR:-}" = 1 ] && [ "$backend" = sqlite ]; then
+    # SQLite's floor for the rows this import stored (issue 32 item 2): `report-bench store --from`
+    # writes them again the import's way; its `all` line is the timed writing alone (wall, CPU),
+    # printed as the `floor` step, the peak RSS the process's. Its table follows, indented.
+    /usr/bin/time -f '%M' -o "$work/time" "$bin/report-bench" store --from "$db" "$work/floor.sqlite" \
+        >"$work/floor" 2>"$work/err" || { tail -5 "$work/err" >&2; exit 1; }
+    rm -f "$work"/floor.sqlite*
+    awk -v rss="$(cat "$work/time")" '$1 == "all" { printf "%-10s %10.2f %10.2f %12.1f\n", "floor", $(NF - 1), $NF, rss / 1024 }' "$work/floor"
+    sed 's/^/    /' "$work/floor"
+fi
 for ((run = 1; run <= ${REPORT_RUNS:-1}; run++)); do
     step report "$bin/report" "${report_args[@]}" --db "$db" --as-of "$as_of" --xlsx --csv --md -o "$work/out-reports"
     if [ -n "${COMPARE_BIN:-}" ]; then
