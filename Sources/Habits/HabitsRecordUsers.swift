@@ -8,10 +8,12 @@ import Store
 /// A user is written once per connection, not once per record: the ids written are remembered
 /// (up to `remembered`, then forgotten and written again as they come; `ON CONFLICT DO NOTHING`
 /// keeps one row each), and forgotten whenever a rollback may have taken their rows away
-/// (`Database.rollbacks`). Ids are told apart by their bytes, as everywhere else: Swift's `==`
-/// takes an NFC and an NFD spelling of one name for one string, so an id that is not ASCII is
-/// remembered by its bytes. Records often come in runs of one user (44% of the 1M-task file's):
-/// an id equal to the last one, when ASCII, returns before any hashing.
+/// (`Database.rollbacks`). Ids are told apart by their bytes, as everywhere else (Swift's `==`
+/// takes an NFC and an NFD spelling of one name for one string), and looked up in an
+/// `IdentifierTable` (a byte hash, no SipHash; this check was 710 instructions a record of the
+/// habits profile with a `Set<String>` and one of bytes, 4 % of the import's database thread).
+/// Records often come in runs of one user (44% of the 1M-task file's): an id with the bytes of
+/// the last one returns before any hashing.
 final class HabitsRecordUsers {
     /// Ids remembered at most: about 5 MB of short ids.
     static let remembered = 65_536
@@ -20,9 +22,9 @@ final class HabitsRecordUsers {
     private let upsert: UpsertWriter
     /// What has been written, in one stored property: the check runs on the import's database
     /// thread for every activity record, and each access to a stored property of a class is an
-    /// exclusivity check of the runtime (`swift_beginAccess`: 3.5 a record and 38 % of this
-    /// check's instructions when these were four properties, 2 a record since).
-    private var known = Remembered()
+    /// exclusivity check of the runtime (`swift_beginAccess`, about 80 instructions each), which
+    /// this one, private and never reached from two accesses at once, goes without.
+    @exclusivity(unchecked) private var known = Remembered()
 
     init(database: Database) throws {
         self.database = database
@@ -41,33 +43,32 @@ final class HabitsRecordUsers {
     }
 
     private struct Remembered {
-        /// ASCII ids (for which `==` is byte equality), and the others' bytes.
-        var written: Set<String> = []
-        var writtenBytes: Set<[UInt8]> = []
-        /// The id of the last record, when ASCII (whose row is written, or buffered): an id `==`
-        /// to an ASCII one has its bytes, so the comparison is Swift's own, a `memcmp`.
-        var lastASCII: String?
+        /// The ids written, numbered by their place here and found through `table`.
+        var ids: [String] = []
+        var table = IdentifierTable(capacity: 1024)
+        /// The id of the last record (whose row is written, or buffered).
+        var last: String?
         var rollbacks = 0
 
         /// Whether `userId` is to be written: not remembered, or forgotten since (a rollback, or
         /// `HabitsRecordUsers.remembered` ids); remembered from now on.
         mutating func isNew(_ userId: String, rollbacks now: Int) -> Bool {
-            if now != rollbacks || written.count + writtenBytes.count >= HabitsRecordUsers.remembered {
+            if now != rollbacks || ids.count >= HabitsRecordUsers.remembered {
                 forget(rollbacks: now)
-            } else if userId == lastASCII {
+            } else if let last, IdentifierTable.sameBytes(userId, last) {
                 return false
             }
-            var bytes = userId
-            let isASCII = bytes.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
-            lastASCII = isASCII ? userId : nil
-            return isASCII ? written.insert(userId).inserted : writtenBytes.insert(Array(userId.utf8)).inserted
+            last = userId
+            guard table.insert(userId, number: Int32(ids.count), key: { ids[Int($0)] }) else { return false }
+            ids.append(userId)
+            return true
         }
 
         mutating func forget(rollbacks now: Int) {
             rollbacks = now
-            written.removeAll(keepingCapacity: true)
-            writtenBytes.removeAll(keepingCapacity: true)
-            lastASCII = nil
+            ids.removeAll(keepingCapacity: true)
+            table.removeAll()
+            last = nil
         }
     }
 }
