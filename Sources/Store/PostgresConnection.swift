@@ -236,13 +236,21 @@ final class PostgresConnection: StoreConnection {
     }
 
     /// What the current transaction knows of the keys in `table`: at the first call of a
-    /// transaction, whether the table holds any row (one query), then every key staged since.
+    /// transaction, whether the table holds any row (one query, `isEmptyQuery`), then every key
+    /// staged since.
     func stagedKeys(for table: String) throws -> StagedKeys {
         if let known = stagedKeysByTable[table] { return known }
-        let keys = StagedKeys(tableWasEmpty: try scalar("SELECT NOT EXISTS (SELECT 1 FROM \(table))") == .integer(1))
+        let keys = StagedKeys(tableWasEmpty: try scalar(Self.isEmptyQuery(table)) == .integer(1))
         stagedKeysByTable[table] = keys
         return keys
     }
+
+    /// Whether `table` holds no row. `LIMIT 1` changes nothing on one server (an `EXISTS` stops at
+    /// its first row) but everything on Citus, which runs the subquery first as a distributed
+    /// subplan and brings its whole result to the coordinator: without the limit, every row of the
+    /// table (the fleet profile's 2,387,438 impacts, 23 MB, 2.2 s of an import file's transaction),
+    /// with it one row a shard (4 ms).
+    static func isEmptyQuery(_ table: String) -> String { "SELECT NOT EXISTS (SELECT 1 FROM \(table) LIMIT 1)" }
 
     /// Whether a statement may begin or end a transaction (or roll part of one back): what the
     /// writers knew of the tables' keys is then forgotten (forgetting is always safe).
