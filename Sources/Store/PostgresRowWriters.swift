@@ -1,27 +1,30 @@
 import CLibPQ
 
-/// The PostgreSQL write path of imports: `COPY … FROM STDIN` into TEMP staging tables, then one
-/// merge per flush.
+/// The PostgreSQL write path of imports: `COPY … FROM STDIN`, straight into the table for rows
+/// whose key it cannot hold yet, into TEMP staging tables and one merge per flush for the others.
 ///
-/// Rows are appended, COPY-escaped (`PostgresCopyText`), to a byte buffer. A flush creates the
-/// staging table if this transaction has none yet (`ON COMMIT DROP`: it goes with the
-/// transaction, committed or not), sends the buffer with `PQputCopyData` in pieces of
-/// `BulkWriteLimits.chunkBytes`, ends the COPY, then sends the merge without waiting for it:
+/// Rows are appended, COPY-escaped (`PostgresCopyText`), to byte buffers: a row whose key the
+/// table may hold already (`StagedKeys`: the table held rows when the transaction began to write
+/// it, or the key was written since, or the filter answers "maybe") to the staging buffer, every
+/// other row to the buffer of new rows. A flush sends the new rows with `COPY t (columns) FROM
+/// STDIN` (`NewRows`), then, if any row was staged, creates the staging table if this transaction
+/// has none yet (`ON COMMIT DROP`: it goes with the transaction, committed or not), sends the
+/// staged rows, and sends the merge:
 ///
-///     DELETE FROM t WHERE t.key = ANY (ARRAY(SELECT DISTINCT key FROM staging WHERE known));
+///     DELETE FROM t WHERE t.key = ANY (ARRAY(SELECT DISTINCT key FROM staging));
 ///     INSERT INTO t (columns) SELECT DISTINCT ON (key) columns FROM staging ORDER BY key, seq DESC;
 ///     TRUNCATE staging
 ///
-/// (`known`: the staged rows whose key the table may hold already, `StagedKeys`; a flush with none
-/// is inserted as staged, with no delete and no sort)
-/// so that the server merges while the import reads and validates the next rows. The connection
-/// reads the merge's result before its next command and fails that command with the merge's error
-/// (COMMIT included, so the file's transaction rolls back whole). The merge is a delete and an
-/// insert rather than `ON CONFLICT` so that the same SQL works on a partitioned table whose
-/// partitions are foreign tables (postgres_fdw), where `ON CONFLICT` cannot reach the remote keys.
-/// The staging table is made `AS SELECT columns FROM t WITH NO DATA`: the columns' types and
-/// collations without the constraints, so that a row the table refuses is refused at the merge
-/// with the table's own name in the message, as the prepared upsert reported it.
+/// Buffers go in pieces of `BulkWriteLimits.chunkBytes` with `PQputCopyData`; neither the COPY of
+/// the new rows nor the merge is waited for, so that the server stores them while the import reads
+/// and validates the next rows. The connection reads their result before its next command and
+/// fails that command with their error (COMMIT included, so the file's transaction rolls back
+/// whole). The merge is a delete and an insert rather than `ON CONFLICT` so that the same SQL works
+/// on a partitioned table whose partitions are foreign tables (postgres_fdw), where `ON CONFLICT`
+/// cannot reach the remote keys. The staging table is made `AS SELECT columns FROM t WITH NO
+/// DATA`: the columns' types and collations without the constraints, so that a row the table
+/// refuses is refused at the merge with the table's own name in the message, as the prepared
+/// upsert reported it.
 extension PostgresConnection {
     func upsertWriter(
         table: String, columns: [String], key: [String], context: WriterContext
@@ -76,8 +79,11 @@ extension PostgresConnection {
         pendingSQL = label
     }
 
-    /// Runs `COPY … FROM STDIN` with `data` (COPY text), sent in pieces of `chunk` bytes.
-    func copy(_ sql: String, _ data: [UInt8], chunk: Int) throws {
+    /// Runs `COPY … FROM STDIN` with `data` (COPY text), sent in pieces of `chunk` bytes. With a
+    /// `pendingLabel`, returns once the rows are sent, without waiting for the server to store
+    /// them: their result is read before the next command, as a merge's is, and an error names
+    /// the label.
+    func copy(_ sql: String, _ data: [UInt8], chunk: Int, pendingLabel: String? = nil) throws {
         try awaitPending()
         let started = PQexec(handle, sql)
         guard let started, PQresultStatus(started) == PGRES_COPY_IN else {
@@ -102,7 +108,11 @@ extension PostgresConnection {
         }
         // A failed send ends the COPY with an error, so the server stores none of it.
         let ended = PQputCopyEnd(handle, sent ? nil : "report: the rows could not be sent") == 1
-        if let failure = drainResults(sql: sql) { throw failure }
+        if sent && ended, let pendingLabel {
+            pendingSQL = pendingLabel
+            return
+        }
+        if let failure = drainResults(sql: pendingLabel ?? sql) { throw failure }
         if !sent || !ended { throw error(nil, sql: sql) }
     }
 }
@@ -158,36 +168,42 @@ enum PostgresCopyText {
         buffer[start...].reverse()
     }
 
-    /// One row: the values, then the staging sequence and whether the table may hold the row's
-    /// key already (`StagedKeys`), tab-separated, ended by a newline.
-    static func appendRow(_ values: [SQLValue], sequence: Int64, known: Bool, to buffer: inout [UInt8]) {
+    /// One row of a table: its values, tab-separated, ended by a newline.
+    static func appendRow(_ values: [SQLValue], to buffer: inout [UInt8]) {
+        for (index, value) in values.enumerated() {
+            if index > 0 { buffer.append(0x09) }
+            append(value, to: &buffer)
+        }
+        buffer.append(0x0A)
+    }
+
+    /// One row of a staging table: the values, then the staging sequence, tab-separated, ended by
+    /// a newline.
+    static func appendRow(_ values: [SQLValue], sequence: Int64, to buffer: inout [UInt8]) {
         for value in values {
             append(value, to: &buffer)
             buffer.append(0x09)
         }
         appendDecimal(sequence, to: &buffer)
-        buffer.append(0x09)
-        buffer.append(known ? UInt8(ascii: "t") : UInt8(ascii: "f"))
         buffer.append(0x0A)
     }
 }
 
-/// The names of the staging sequence column and of the column that says whether a row's key may be
-/// in the table already (no table of `report` has columns of those names).
+/// The name of the staging sequence column (no table of `report` has a column of that name).
 private let stageSequence = "report_stage_seq"
-private let stageKnown = "report_stage_known"
 
-/// Run before each COPY (so before each merge): `work_mem` raised to at least 64 MB for the rest
-/// of the transaction (never lowered), so that the sort of a flush's rows (`DISTINCT ON`, some
-/// 10 MB for 50,000 tasks) stays in memory; with the default 4 MB it spilled to disk.
+/// Run before each COPY into a staging table (so before each merge): `work_mem` raised to at least
+/// 64 MB for the rest of the transaction (never lowered), so that the sort of a flush's rows
+/// (`DISTINCT ON`, some 10 MB for 50,000 tasks) stays in memory; with the default 4 MB it spilled
+/// to disk.
 private let mergeMemory =
     "SELECT set_config('work_mem', GREATEST(setting::bigint, 65536)::text || 'kB', true) FROM pg_settings "
     + "WHERE name = 'work_mem'"
 
-/// Whether `table` may hold a staged key that may be known (`StagedKeys`): one index probe for a
-/// row whose `column` lies between the smallest and largest such key (none: false). Uncorrelated,
-/// so the server evaluates it once, before the delete: when it is false (a first import, or keys
-/// that grow, as exports' ids do) the delete skips its probe per staged key (150 ms of a
+/// Whether `table` may hold a staged key: one index probe for a row whose `column` lies between
+/// the smallest and largest staged key (none: false). Uncorrelated, so the server evaluates it
+/// once, before the delete: when it is false (keys that grow, as exports' ids do, staged only
+/// because `StagedKeys` answered "maybe") the delete skips its probe per staged key (150 ms of a
 /// 50,000-task flush, 8 ms with the probe). The bounds are scalar subqueries, so the probe is an
 /// index range scan whatever the table's statistics say (joined to the bounds, the planner had
 /// chosen a scan of the whole table when they were stale). `LIMIT 1` changes nothing on one
@@ -196,12 +212,11 @@ private let mergeMemory =
 /// every row in the bounds (942,544 logins, 9 MB, 1.5 s a flush on the habits profile at scale 1,
 /// where the bounds span nearly every user), with it one row a shard (38 ms).
 private func mayHoldStagedKeys(_ table: String, _ column: String, _ staging: String) -> String {
-    "EXISTS (SELECT 1 FROM \(table) r WHERE r.\(column) >= (SELECT min(\(column)) FROM \(staging) WHERE \(stageKnown)) "
-        + "AND r.\(column) <= (SELECT max(\(column)) FROM \(staging) WHERE \(stageKnown)) LIMIT 1)"
+    "EXISTS (SELECT 1 FROM \(table) r WHERE r.\(column) >= (SELECT min(\(column)) FROM \(staging)) "
+        + "AND r.\(column) <= (SELECT max(\(column)) FROM \(staging)) LIMIT 1)"
 }
 
-/// The delete of a merge: every row of `table` whose `key` a staged row names, of the staged rows
-/// whose key the table may hold (`StagedKeys`: the others are new keys).
+/// The delete of a merge: every row of `table` whose `key` a staged row names.
 ///
 /// A one-column key is matched as `key = ANY (ARRAY(SELECT DISTINCT key FROM staging))`: an index
 /// probe per staged key, always. The join it replaces (`USING (SELECT DISTINCT key …)`) let the
@@ -213,11 +228,11 @@ func stagedKeyDelete(_ table: String, key: [String], keyStaging: String) -> Stri
     let probe = mayHoldStagedKeys(table, key[0], keyStaging)
     if key.count == 1 {
         return "DELETE FROM \(table) t WHERE t.\(key[0]) = "
-            + "ANY (ARRAY(SELECT DISTINCT \(key[0]) FROM \(keyStaging) WHERE \(stageKnown))) AND " + probe
+            + "ANY (ARRAY(SELECT DISTINCT \(key[0]) FROM \(keyStaging))) AND " + probe
     }
     let match = key.map { "t.\($0) = s.\($0)" }.joined(separator: " AND ")
-    return "DELETE FROM \(table) t USING (SELECT DISTINCT \(key.joined(separator: ", ")) FROM \(keyStaging) "
-        + "WHERE \(stageKnown)) s WHERE \(match) AND " + probe
+    return "DELETE FROM \(table) t USING (SELECT DISTINCT \(key.joined(separator: ", ")) FROM \(keyStaging)) s "
+        + "WHERE \(match) AND " + probe
 }
 
 /// One COPY-fed staging table of a transaction: its rows buffered, sent and truncated per flush.
@@ -231,8 +246,8 @@ private struct StagingTable {
         self.name = name
         create =
             "CREATE TEMP TABLE IF NOT EXISTS \(name) ON COMMIT DROP AS SELECT \(columns.joined(separator: ", ")), "
-            + "0::bigint AS \(stageSequence), true AS \(stageKnown) FROM \(source) WITH NO DATA; " + mergeMemory
-        copy = "COPY \(name) (\(columns.joined(separator: ", ")), \(stageSequence), \(stageKnown)) FROM STDIN"
+            + "0::bigint AS \(stageSequence) FROM \(source) WITH NO DATA; " + mergeMemory
+        copy = "COPY \(name) (\(columns.joined(separator: ", ")), \(stageSequence)) FROM STDIN"
     }
 
     /// Creates the table in this transaction if it has none, then sends the buffer.
@@ -240,6 +255,37 @@ private struct StagingTable {
         try connection.execute(create)
         try connection.copy(copy, buffer, chunk: chunk)
         buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The rows of a flush whose keys the table cannot hold yet (`StagedKeys`: the table was empty when
+/// the transaction began to write it, and no row of theirs was staged since): nothing to delete and
+/// nothing to pick, so they are COPY'd straight into the table, not staged. On Citus the
+/// coordinator then routes each row to its shard once, where an `INSERT … SELECT` from a staging
+/// table of the coordinator read every row back and sent it on again.
+///
+/// They go in before the flush's staged rows, so that a later row of the same key (staged, since
+/// its key is then known) replaces this one at the merge. The COPY is not waited for: the server
+/// stores the rows while the import reads the next ones, as it merges.
+private struct NewRows {
+    let copy: String
+    let label: String
+    var buffer: [UInt8] = []
+
+    init(table: String, columns: [String]) {
+        copy = "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN"
+        label = "copy of the new rows: " + copy
+    }
+
+    mutating func append(_ values: [SQLValue], reserving bytes: Int) {
+        if buffer.capacity == 0 { buffer.reserveCapacity(bytes) }
+        PostgresCopyText.appendRow(values, to: &buffer)
+    }
+
+    mutating func send(_ connection: PostgresConnection, chunk: Int) throws {
+        guard !buffer.isEmpty else { return }
+        defer { buffer.removeAll(keepingCapacity: true) }
+        try connection.copy(copy, buffer, chunk: chunk, pendingLabel: label)
     }
 }
 
@@ -251,18 +297,15 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
     private let key: [String]
     /// Where the key's columns are in a row.
     private let keyColumns: [Int]
+    /// The rows whose key the table may hold already (or that the buffer holds twice).
     private var staging: StagingTable
+    private var newRows: NewRows
     private let merge: String
-    /// The merge of a flush whose keys are all new (`StagedKeys`): so each is staged once, and
-    /// there is nothing to delete and nothing to pick: the rows go in as staged, with no sort.
-    private let insertNew: String
     /// The merge's insert alone: the last staged row of each key (after a delete sent apart).
     private let insertLatest: String
     /// The merge as error messages name it: what failed is the table's constraint or trigger.
     private let mergeLabel: String
     private var rows = 0
-    /// Whether a row of the buffer has a key the table may hold (or that the buffer holds twice).
-    private var anyKnown = false
     private var sequence: Int64 = 0
     /// The prepared upsert, for writes outside a transaction.
     private var direct: StatementReplaceWriter?
@@ -277,13 +320,13 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
         self.key = key
         keyColumns = key.map { name in columns.firstIndex(of: name) ?? 0 }
         staging = StagingTable(name: "report_stage_\(table)", source: table, columns: columns)
+        newRows = NewRows(table: table, columns: columns)
         let keys = key.joined(separator: ", ")
         let list = columns.joined(separator: ", ")
         insertLatest =
             "INSERT INTO \(table) (\(list)) SELECT DISTINCT ON (\(keys)) \(list) FROM \(staging.name) "
             + "ORDER BY \(keys), \(stageSequence) DESC; TRUNCATE \(staging.name)"
         merge = stagedKeyDelete(table, key: key, keyStaging: staging.name) + "; " + insertLatest
-        insertNew = "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(staging.name); TRUNCATE \(staging.name)"
         mergeLabel = "merge of the staged rows: DELETE FROM \(table) …; INSERT INTO \(table) (\(list)) SELECT …"
     }
 
@@ -301,13 +344,14 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
             return
         }
         sequence += 1
-        if staging.buffer.capacity == 0 { staging.buffer.reserveCapacity(context.limits.bytes + (1 << 20)) }
-        let known = try connection.stagedKeys(for: table).stage(keyColumns.lazy.map { row[$0] })
-        anyKnown = anyKnown || known
-        PostgresCopyText.appendRow(row, sequence: sequence, known: known, to: &staging.buffer)
+        if try connection.stagedKeys(for: table).stage(keyColumns.lazy.map { row[$0] }) {
+            PostgresCopyText.appendRow(row, sequence: sequence, to: &staging.buffer)
+        } else {
+            newRows.append(row, reserving: context.limits.bytes + (1 << 20))
+        }
         rows += 1
         if rows == 1 { context.pending.add(self) }
-        if rows >= context.limits.rows || staging.buffer.count >= context.limits.bytes {
+        if rows >= context.limits.rows || staging.buffer.count + newRows.buffer.count >= context.limits.bytes {
             context.pending.remove(self)
             try flushBuffered()
         }
@@ -323,43 +367,44 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
         guard rows > 0 else { return }
         connection.noteStaged(table, rows: rows)
         rows = 0
-        var sql = anyKnown ? merge : insertNew
-        let deletesFirst = try anyKnown && key.count == 1 && connection.isReferenceTable(table)
-        anyKnown = false
+        let staged = !staging.buffer.isEmpty
         do {
-            try staging.send(connection, chunk: context.limits.chunkBytes)
+            try newRows.send(connection, chunk: context.limits.chunkBytes)
+            if staged { try staging.send(connection, chunk: context.limits.chunkBytes) }
         } catch {
-            staging.buffer.removeAll(keepingCapacity: true)
+            discardBuffered()
             throw error
         }
-        if deletesFirst {
+        guard staged else { return }
+        if try key.count == 1 && connection.isReferenceTable(table) {
             try deleteStagedKeysFromTheClient()
-            sql = insertLatest
+            try connection.send(insertLatest, label: mergeLabel)
+        } else {
+            try connection.send(merge, label: mergeLabel)
         }
-        try connection.send(sql, label: mergeLabel)
     }
 
     /// The delete of a merge into a Citus reference table, whose modifications may not read a
     /// table of the coordinator alone such as the staging table ("relation report_stage_… is not
-    /// distributed"): the staged keys the table may hold are read here and sent back as a bound
-    /// array. Reference tables are the small ones (events, services, customers…).
+    /// distributed"): the staged keys are read here and sent back as a bound array. Reference
+    /// tables are the small ones (events, services, customers…).
     private func deleteStagedKeysFromTheClient() throws {
-        let keys = try connection.scalar(
-            "SELECT array_agg(DISTINCT \(key[0]))::text FROM \(staging.name) WHERE \(stageKnown)")
+        let keys = try connection.scalar("SELECT array_agg(DISTINCT \(key[0]))::text FROM \(staging.name)")
         guard case .text(let array)? = keys else { return }
         _ = try connection.scalar("DELETE FROM \(table) WHERE \(key[0]) = ANY (CAST(? AS text[]))", [.text(array)])
     }
 
     func discardBuffered() {
         rows = 0
-        anyKnown = false
         staging.buffer.removeAll(keepingCapacity: true)
+        newRows.buffer.removeAll(keepingCapacity: true)
     }
 }
 
-/// Child rows on PostgreSQL: the parents replaced and their rows staged in two tables; the merge
-/// deletes every staged parent's rows and inserts the rows of the last replace of each parent
-/// (a parent whose last list is empty keeps no rows).
+/// Child rows on PostgreSQL: the rows of a parent the table cannot hold yet are COPY'd straight in
+/// (`NewRows`); the other parents are replaced through two staging tables, their keys and their
+/// rows, whose merge deletes every staged parent's rows and inserts the rows of the last replace of
+/// each parent (a parent whose last list is empty keeps no rows).
 final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
     private let connection: PostgresConnection
     private let context: WriterContext
@@ -368,15 +413,11 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
     private let columns: [String]
     private var parents: StagingTable
     private var children: StagingTable
+    private var newRows: NewRows
     private let merge: String
-    /// The merge of a flush whose parents are all new (`StagedKeys`): each replaced once, nothing
-    /// to delete, every staged row goes in with no join to the last list of each parent.
-    private let insertNew: String
     /// The merge as error messages name it: what failed is the table's constraint or trigger.
     private let mergeLabel: String
     private var replaced = 0
-    /// Whether a parent of the buffer may have rows in the table (or is in the buffer twice).
-    private var anyKnown = false
     private var sequence: Int64 = 0
     private var direct: StatementChildRowsWriter?
     private var row: [SQLValue] = []
@@ -395,6 +436,7 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
         parents = StagingTable(name: "report_stage_\(table)_parents", source: table, columns: [parentColumn])
         let all = [parentColumn, "position"] + columns
         children = StagingTable(name: "report_stage_\(table)", source: table, columns: all)
+        newRows = NewRows(table: table, columns: all)
         let list = all.joined(separator: ", ")
         let staged = all.map { "c.\($0)" }.joined(separator: ", ")
         merge =
@@ -402,9 +444,6 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
             + "INSERT INTO \(table) (\(list)) SELECT \(staged) FROM \(children.name) c JOIN (SELECT \(parentColumn), "
             + "max(\(stageSequence)) AS \(stageSequence) FROM \(parents.name) GROUP BY \(parentColumn)) l "
             + "ON c.\(parentColumn) = l.\(parentColumn) AND c.\(stageSequence) = l.\(stageSequence); "
-            + "TRUNCATE \(parents.name), \(children.name)"
-        insertNew =
-            "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(children.name); "
             + "TRUNCATE \(parents.name), \(children.name)"
         mergeLabel = "merge of the staged rows: DELETE FROM \(table) …; INSERT INTO \(table) (\(list)) SELECT …"
     }
@@ -418,26 +457,29 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
             try direct!.replace(parent: parent, rows: rows)
             return
         }
+        if let values = rows.first(where: { $0.count != columns.count }) {
+            throw PostgresError(
+                state: "", message: "\(values.count) values for the \(columns.count) columns of \(table)",
+                location: connection.location)
+        }
         sequence += 1
-        if children.buffer.capacity == 0 { children.buffer.reserveCapacity(context.limits.bytes + (1 << 20)) }
         let known = try connection.stagedKeys(for: table).stage([.text(parent)])
-        anyKnown = anyKnown || known
-        PostgresCopyText.appendRow([.text(parent)], sequence: sequence, known: known, to: &parents.buffer)
+        if known { PostgresCopyText.appendRow([.text(parent)], sequence: sequence, to: &parents.buffer) }
         for (position, values) in rows.enumerated() {
-            guard values.count == columns.count else {
-                throw PostgresError(
-                    state: "", message: "\(values.count) values for the \(columns.count) columns of \(table)",
-                    location: connection.location)
-            }
             row.removeAll(keepingCapacity: true)
             row.append(.text(parent))
             row.append(.integer(Int64(position)))
             row.append(contentsOf: values)
-            PostgresCopyText.appendRow(row, sequence: sequence, known: known, to: &children.buffer)
+            if known {
+                PostgresCopyText.appendRow(row, sequence: sequence, to: &children.buffer)
+            } else {
+                newRows.append(row, reserving: context.limits.bytes + (1 << 20))
+            }
         }
         replaced += 1 + rows.count
         if replaced == 1 + rows.count { context.pending.add(self) }
-        if replaced >= context.limits.rows || parents.buffer.count + children.buffer.count >= context.limits.bytes {
+        let bytes = parents.buffer.count + children.buffer.count + newRows.buffer.count
+        if replaced >= context.limits.rows || bytes >= context.limits.bytes {
             context.pending.remove(self)
             try flushBuffered()
         }
@@ -453,23 +495,25 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
         guard replaced > 0 else { return }
         connection.noteStaged(table, rows: replaced)
         replaced = 0
-        let sql = anyKnown ? merge : insertNew
-        anyKnown = false
+        let staged = !parents.buffer.isEmpty
         do {
-            try parents.send(connection, chunk: context.limits.chunkBytes)
-            try children.send(connection, chunk: context.limits.chunkBytes)
+            try newRows.send(connection, chunk: context.limits.chunkBytes)
+            if staged {
+                try parents.send(connection, chunk: context.limits.chunkBytes)
+                try children.send(connection, chunk: context.limits.chunkBytes)
+            }
         } catch {
             discardBuffered()
             throw error
         }
-        try connection.send(sql, label: mergeLabel)
+        if staged { try connection.send(merge, label: mergeLabel) }
     }
 
     func discardBuffered() {
         replaced = 0
-        anyKnown = false
         parents.buffer.removeAll(keepingCapacity: true)
         children.buffer.removeAll(keepingCapacity: true)
+        newRows.buffer.removeAll(keepingCapacity: true)
     }
 }
 

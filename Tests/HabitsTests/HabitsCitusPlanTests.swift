@@ -182,8 +182,8 @@ final class HabitsCitusPlanTests: XCTestCase {
         let plan: [String] = try store.database.transaction {
             try store.database.execute(
                 "CREATE TEMP TABLE report_stage_logins ON COMMIT DROP AS SELECT user_id, at_us, "
-                    + "0::bigint AS report_stage_sequence, true AS report_stage_known FROM logins WITH NO DATA; "
-                    + "INSERT INTO report_stage_logins VALUES ('u000', 1, 1, true), ('u099', 2, 2, true)")
+                    + "0::bigint AS report_stage_seq FROM logins WITH NO DATA; "
+                    + "INSERT INTO report_stage_logins VALUES ('u000', 1, 1), ('u099', 2, 2)")
             let sql = stagedKeyDelete("logins", key: ["user_id", "at_us"], keyStaging: "report_stage_logins")
             return try store.database.rows("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + sql).compactMap {
                 $0.first?.string

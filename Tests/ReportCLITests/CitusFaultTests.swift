@@ -32,7 +32,7 @@ final class CitusFaultTests: CLITestCase {
                     """
                     SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = 'report' AND xact_start IS NOT NULL
                       AND pid <> pg_backend_pid()
-                      AND (query LIKE 'INSERT INTO tasks%' OR query LIKE '%report_stage_tasks%')
+                      AND (query LIKE 'COPY tasks %' OR query LIKE '%report_stage_tasks%')
                     """) ?? 0 > 0
             if !writing { usleep(20_000) }
         }

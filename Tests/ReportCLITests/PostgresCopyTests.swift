@@ -62,8 +62,11 @@ extension PostgresStoreTests {
         XCTAssertEqual(text(.integer(0)), "0")
         XCTAssertEqual(text(.real(0.1 + 0.2)), "0.30000000000000004")
         var row: [UInt8] = []
-        PostgresCopyText.appendRow([.text("x"), .null, .integer(-7)], sequence: 42, known: false, to: &row)
-        XCTAssertEqual(String(decoding: row, as: UTF8.self), "x\t\\N\t-7\t42\tf\n")
+        PostgresCopyText.appendRow([.text("x"), .null, .integer(-7)], sequence: 42, to: &row)
+        XCTAssertEqual(String(decoding: row, as: UTF8.self), "x\t\\N\t-7\t42\n", "a staged row")
+        row.removeAll()
+        PostgresCopyText.appendRow([.text("x"), .null, .integer(-7)], to: &row)
+        XCTAssertEqual(String(decoding: row, as: UTF8.self), "x\t\\N\t-7\n", "a new row, for the table itself")
     }
 
     /// Every hostile text, NULL beside the empty string, integers at the edges and doubles that
@@ -133,33 +136,42 @@ extension PostgresStoreTests {
         XCTAssertEqual(try database.rows("SELECT k, a, b, c FROM t ORDER BY k"), rows)
     }
 
-    /// A row the table refuses fails at the flush before COMMIT: the transaction throws one line
-    /// naming the table, and nothing of it is stored.
+    /// A row the table refuses fails at the flush before COMMIT, whether it went in with the new
+    /// rows (COPY'd straight into the table) or was staged and merged (its key written before in
+    /// the transaction): the transaction throws one line naming the table and the step, and
+    /// nothing of it is stored.
     func testAServerErrorAtTheFlushRollsBackTheWholeTransaction() throws {
         let database = try freshPostgres("copyfail")
         let writer = try database.upsertWriter(table: "p", columns: ["id", "v"])
-        XCTAssertThrowsError(
-            try database.transaction {
-                try writer.write([.text("good"), .text("kept?")])
-                try writer.write([.text("bad"), .null])
+        let cases: [(String, String)] = [
+            ("bad", "copy of the new rows: COPY p (id, v) FROM STDIN"),
+            ("good", "merge of the staged rows: DELETE FROM p …; INSERT INTO p (id, v)"),
+        ]
+        for (refusedKey, step) in cases {
+            XCTAssertThrowsError(
+                try database.transaction {
+                    try writer.write([.text("good"), .text("kept?")])
+                    try writer.write([.text(refusedKey), .null])
+                }
+            ) { error in
+                let text = "\(error)"
+                XCTAssertTrue(text.contains("23502"), text)
+                XCTAssertTrue(text.contains("\"p\""), text)
+                XCTAssertTrue(text.contains(step), text)
+                XCTAssertFalse(text.contains("\n"), text)
             }
-        ) { error in
-            let text = "\(error)"
-            XCTAssertTrue(text.contains("23502"), text)
-            XCTAssertTrue(text.contains("\"p\""), text)
-            XCTAssertTrue(text.contains("merge of the staged rows: DELETE FROM p …; INSERT INTO p (id, v)"), text)
-            XCTAssertFalse(text.contains("\n"), text)
+            XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM p"), 0, step)
         }
-        XCTAssertEqual(try database.scalarInt("SELECT COUNT(*) FROM p"), 0)
         // The connection is usable again, and so is the writer.
         try database.transaction { try writer.write([.text("after"), .text("ok")]) }
         XCTAssertEqual(try database.rows("SELECT id FROM p"), [["after"]])
     }
 
-    /// A row that passes validation but that the server refuses at the merge (a constraint the
-    /// operator added): the file fails with one line naming the constraint and the merge, no
-    /// password from the URL, exit 1, and nothing of the file stored; the earlier file stays.
-    func testAMergeTheServerRefusesFailsTheFileInOneLineWithoutThePassword() throws {
+    /// A row that passes validation but that the server refuses (a constraint the operator added)
+    /// as the new rows are COPY'd into the table: the file fails with one line naming the
+    /// constraint and the COPY, no password from the URL, exit 1, and nothing of the file stored;
+    /// the earlier file stays.
+    func testARowTheServerRefusesFailsTheFileInOneLineWithoutThePassword() throws {
         let server = try PostgresTestServer.passwordServer()
         let secret = PostgresTestServer.password
         let admin = try Database(path: "postgresql://postgres:\(secret)@/postgres?host=\(server.folder.path)")
@@ -180,7 +192,7 @@ extension PostgresStoreTests {
         XCTAssertEqual(run.errLines.count, 1, run.err)
         XCTAssertTrue(run.err.hasPrefix("\(tasks): PostgreSQL error 23514: "), run.err)
         XCTAssertTrue(run.err.contains("no_forbidden"), run.err)
-        XCTAssertTrue(run.err.contains("merge of the staged rows: DELETE FROM tasks"), run.err)
+        XCTAssertTrue(run.err.contains("copy of the new rows: COPY tasks ("), run.err)
         XCTAssertTrue(run.err.hasSuffix("; nothing of this file was stored\n"), run.err)
         XCTAssertFalse(run.err.contains(secret), run.err)
         XCTAssertFalse(run.out.contains(secret), run.out)
