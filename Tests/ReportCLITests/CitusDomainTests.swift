@@ -126,6 +126,51 @@ final class CitusDomainTests: CLITestCase {
             [["c2", 2]])
     }
 
+    /// A big file (loaded without its tables' secondary indexes) into distributed tables that hold
+    /// rows keeps the index on each table's own key, beside the widened primary key: every key of
+    /// such a file counts as known, and the merge's delete finds them by it (without it, every
+    /// flush scanned the table: 384 s for one flush of a fleet file imported again). The file's
+    /// rows replace the stored ones by key, and the other secondary indexes are built again.
+    func testABigFileIntoFilledDistributedTablesKeepsTheIndexOfTheirKey() throws {
+        let imported = report(["import", "--db", databasePath, "-q", Self.sampleData.path])
+        XCTAssertEqual(imported.code, .success, imported.err)
+        let database = try database()
+        let keyIndexes = [
+            "tasks": "tasks_id_key", "flows": "flows_id_key", "focus_sessions": "focus_sessions_id_key",
+            "bookings": "bookings_id_key", "assignments": "assignments_id_key", "loan_records": "loan_records_id_key",
+        ]
+        let bulkTables = Set(registeredModules.flatMap { $0.imports.kinds.flatMap(\.bulkTables) })
+        for (table, index) in keyIndexes {
+            XCTAssertTrue(bulkTables.contains(table), "\(table) is loaded in bulk from a big file")
+            XCTAssertEqual(
+                try database.scalarInt(
+                    "SELECT count(*) FROM pg_catalog.pg_indexes WHERE indexname = ?", [.text(index)]),
+                1, index)
+            XCTAssertFalse(try database.secondaryIndexes(of: table).map(\.name).contains(index), index)
+        }
+        XCTAssertEqual(
+            try database.secondaryIndexes(of: "tasks").map(\.name), ["tasks_user_completed", "tasks_user_date"])
+
+        let before = try count("tasks")
+        XCTAssertGreaterThan(before, 0)
+        let stored = try XCTUnwrap(try database.rows("SELECT id, user_id FROM tasks ORDER BY id LIMIT 1").first)
+        let tasks = try write(
+            "big/tasks.json",
+            #"[{"id": "\#(stored[0].string ?? "")", "userId": "\#(stored[1].string ?? "")", "date": "2026-11-28", "#
+                + #""libelle": "Remplacée", "state": "a_faire"}]"#)
+        var options = Importer.Options()
+        options.bulkIndexBytes = 0
+        let importer = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
+        XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: tasks, displayName: tasks)).status, .imported)
+        XCTAssertEqual(try count("tasks"), before, "the task replaced, not added")
+        XCTAssertEqual(
+            try database.rows("SELECT libelle FROM tasks WHERE id = ?", [stored[0]]), [["Remplacée"]])
+        XCTAssertEqual(
+            try database.secondaryIndexes(of: "tasks").map(\.name), ["tasks_user_completed", "tasks_user_date"])
+        XCTAssertEqual(
+            try database.scalarInt("SELECT count(*) FROM pg_catalog.pg_indexes WHERE indexname = 'tasks_id_key'"), 1)
+    }
+
     /// A later file into a reference table (copied to every node) replaces its rows by key, though
     /// Citus refuses a modification of a reference table that reads the coordinator's staging
     /// table: the keys go to the server as a bound array.
