@@ -167,6 +167,24 @@ final class HabitsCitusPlanTests: XCTestCase {
         XCTAssertEqual(unsharded.map(\.members.count), [75, 75, 72, 72])
     }
 
+    /// A store whose `logins` hold 2,000 rows of 100 users (`u000` to `u099`).
+    private static func storeWithLogins() throws -> HabitsTestStore {
+        let store = try HabitsTestStore()
+        try store.database.execute(
+            "INSERT INTO logins (user_id, at_us, import_seq) "
+                + "SELECT 'u' || lpad((i % 100)::text, 3, '0'), 1700000000000000 + i, 1 FROM generate_series(1, 2000) i"
+        )
+        return store
+    }
+
+    /// The rows each distributed scan of an `EXPLAIN ANALYZE` brought back (its `Custom Scan (Citus
+    /// Adaptive)` lines).
+    private static func rowsOfDistributedScans(_ plan: some Sequence<String>) -> [Int] {
+        plan.filter { $0.contains("Custom Scan (Citus Adaptive)") }.compactMap { line in
+            line.split(separator: "rows=").last.flatMap { Int($0.prefix { $0.isNumber }) }
+        }
+    }
+
     /// The delete of an import's merge (`stagedKeyDelete`) first asks whether the table holds a
     /// row between the staged keys' bounds. Citus runs that question as a subplan whose result it
     /// ships to the workers: it must come back with one row a shard at most, not every row in the
@@ -174,11 +192,7 @@ final class HabitsCitusPlanTests: XCTestCase {
     /// at each flush of the habits profile at scale 1: 143 s of a 235 s import). Only in the Citus pass.
     func testAnImportsMergeAsksEachShardForOneRowOnly() throws {
         try CitusPlan.requireCitus()
-        let store = try HabitsTestStore()
-        try store.database.execute(
-            "INSERT INTO logins (user_id, at_us, import_seq) "
-                + "SELECT 'u' || lpad((i % 100)::text, 3, '0'), 1700000000000000 + i, 1 FROM generate_series(1, 2000) i"
-        )
+        let store = try Self.storeWithLogins()
         let plan: [String] = try store.database.transaction {
             try store.database.execute(
                 "CREATE TEMP TABLE report_stage_logins ON COMMIT DROP AS SELECT user_id, at_us, "
@@ -190,9 +204,7 @@ final class HabitsCitusPlanTests: XCTestCase {
             }
         }
         // The distributed scans inside the subplans (the first line is the delete's own).
-        let scanned = plan.dropFirst().filter { $0.contains("Custom Scan (Citus Adaptive)") }.compactMap { line in
-            line.split(separator: "rows=").last.flatMap { Int($0.prefix { $0.isNumber }) }
-        }
+        let scanned = Self.rowsOfDistributedScans(plan.dropFirst())
         XCTAssertFalse(scanned.isEmpty, plan.joined(separator: "\n"))
         XCTAssertLessThanOrEqual(scanned.max() ?? .max, 8, plan.joined(separator: "\n"))
         XCTAssertEqual(
@@ -206,20 +218,14 @@ final class HabitsCitusPlanTests: XCTestCase {
     /// profile's 2,387,438 impacts). Only in the Citus pass.
     func testAnImportsEmptinessProbeAsksEachShardForOneRowOnly() throws {
         try CitusPlan.requireCitus()
-        let store = try HabitsTestStore()
-        try store.database.execute(
-            "INSERT INTO logins (user_id, at_us, import_seq) "
-                + "SELECT 'u' || lpad((i % 100)::text, 3, '0'), 1700000000000000 + i, 1 FROM generate_series(1, 2000) i"
-        )
+        let store = try Self.storeWithLogins()
         let sql = PostgresConnection.isEmptyQuery("logins")
         XCTAssertEqual(try store.database.scalarInt(sql), 0, "logins holds rows")
         XCTAssertEqual(try store.database.scalarInt(PostgresConnection.isEmptyQuery("moods")), 1, "moods holds none")
         let plan = try store.database.rows("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + sql).compactMap {
             $0.first?.string
         }
-        let scanned = plan.filter { $0.contains("Custom Scan (Citus Adaptive)") }.compactMap { line in
-            line.split(separator: "rows=").last.flatMap { Int($0.prefix { $0.isNumber }) }
-        }
+        let scanned = Self.rowsOfDistributedScans(plan)
         XCTAssertGreaterThanOrEqual(scanned.count, 2, plan.joined(separator: "\n"))
         XCTAssertLessThanOrEqual(scanned.max() ?? .max, 8, plan.joined(separator: "\n"))
     }
