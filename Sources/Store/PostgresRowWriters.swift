@@ -200,17 +200,18 @@ private let mergeMemory =
     "SELECT set_config('work_mem', GREATEST(setting::bigint, 65536)::text || 'kB', true) FROM pg_settings "
     + "WHERE name = 'work_mem'"
 
-/// Whether `table` may hold a staged key: one index probe for a row whose `column` lies between
-/// the smallest and largest staged key (none: false). Uncorrelated, so the server evaluates it
-/// once, before the delete: when it is false (keys that grow, as exports' ids do, staged only
-/// because `StagedKeys` answered "maybe") the delete skips its probe per staged key (150 ms of a
-/// 50,000-task flush, 8 ms with the probe). The bounds are scalar subqueries, so the probe is an
-/// index range scan whatever the table's statistics say (joined to the bounds, the planner had
-/// chosen a scan of the whole table when they were stale). `LIMIT 1` changes nothing on one
-/// server (an `EXISTS` stops at its first row) but everything on Citus, which runs the subquery
-/// first as a distributed subplan and ships its result back to every worker: without the limit,
-/// every row in the bounds (942,544 logins, 9 MB, 1.5 s a flush on the habits profile at scale 1,
-/// where the bounds span nearly every user), with it one row a shard (38 ms).
+/// Whether `table` may hold a staged key: one index probe for a row whose `column` lies between the
+/// smallest and largest staged key (none: false). Uncorrelated, so the server evaluates it once,
+/// before the delete: when it is false (keys that grow, as exports' ids do: a later export's new
+/// keys into a table that held rows, or keys the filter took for known) the delete skips its probe
+/// per staged key (150 ms of a 50,000-task flush, 8 ms with the probe). The bounds are scalar
+/// subqueries, so the probe is an index range scan whatever the table's statistics say (joined to
+/// the bounds, the planner had chosen a scan of the whole table when they were stale). `LIMIT 1`
+/// changes nothing on one server (an `EXISTS` stops at its first row) but everything on Citus,
+/// which runs the subquery first as a distributed subplan and ships its result back to every
+/// worker: without the limit, every row in the bounds (942,544 logins, 9 MB, 1.5 s a flush on the
+/// habits profile at scale 1, where the bounds span nearly every user), with it one row a shard
+/// (38 ms).
 private func mayHoldStagedKeys(_ table: String, _ column: String, _ staging: String) -> String {
     "EXISTS (SELECT 1 FROM \(table) r WHERE r.\(column) >= (SELECT min(\(column)) FROM \(staging)) "
         + "AND r.\(column) <= (SELECT max(\(column)) FROM \(staging)) LIMIT 1)"
@@ -259,8 +260,8 @@ private struct StagingTable {
 }
 
 /// The rows of a flush whose keys the table cannot hold yet (`StagedKeys`: the table was empty when
-/// the transaction began to write it, and no row of theirs was staged since): nothing to delete and
-/// nothing to pick, so they are COPY'd straight into the table, not staged. On Citus the
+/// the transaction began to write it, and no row of that key was written since): nothing to delete
+/// and nothing to pick, so they are COPY'd straight into the table, not staged. On Citus the
 /// coordinator then routes each row to its shard once, where an `INSERT … SELECT` from a staging
 /// table of the coordinator read every row back and sent it on again.
 ///
