@@ -113,7 +113,7 @@ extension PostgresConnection {
             return
         }
         if let failure = drainResults(sql: pendingLabel ?? sql) { throw failure }
-        if !sent || !ended { throw error(nil, sql: sql) }
+        if !sent || !ended { throw error(nil, sql: pendingLabel ?? sql) }
     }
 }
 
@@ -278,8 +278,10 @@ private struct NewRows {
         label = "copy of the new rows: " + copy
     }
 
-    mutating func append(_ values: [SQLValue], reserving bytes: Int) {
-        if buffer.capacity == 0 { buffer.reserveCapacity(bytes) }
+    /// Appends a row; the buffer's first row reserves room for a whole flush (`limits.bytes`) and
+    /// the row that ends it, so that it is not copied as it grows.
+    mutating func append(_ values: [SQLValue], limits: BulkWriteLimits) {
+        if buffer.capacity == 0 { buffer.reserveCapacity(limits.bytes + (1 << 20)) }
         PostgresCopyText.appendRow(values, to: &buffer)
     }
 
@@ -348,7 +350,7 @@ final class PostgresUpsertWriter: StoreRowWriter, BufferingWriter {
         if try connection.stagedKeys(for: table).stage(keyColumns.lazy.map { row[$0] }) {
             PostgresCopyText.appendRow(row, sequence: sequence, to: &staging.buffer)
         } else {
-            newRows.append(row, reserving: context.limits.bytes + (1 << 20))
+            newRows.append(row, limits: context.limits)
         }
         rows += 1
         if rows == 1 { context.pending.add(self) }
@@ -474,7 +476,7 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
             if known {
                 PostgresCopyText.appendRow(row, sequence: sequence, to: &children.buffer)
             } else {
-                newRows.append(row, reserving: context.limits.bytes + (1 << 20))
+                newRows.append(row, limits: context.limits)
             }
         }
         replaced += 1 + rows.count
