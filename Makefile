@@ -58,6 +58,8 @@ demo: release
 # tests, a throwaway cluster the tests start and stop: Tests/ReportTestSupport/PostgresTestServer.swift),
 # then on a throwaway Citus cluster of three nodes (Tests/ReportTestSupport/CitusTestServer.swift;
 # the Citus tests skip when Citus is not installed and ../shared/citus/install.sh is absent).
+# Each pass's output is kept in .build/test-logs/; a failed pass ends with what failed
+# (scripts/test-pass.sh), so that the end of a CI record names the test and the crash.
 POSTGRES_SUITES := HabitsTests|BookingsTests|FleetTests|ImportCommandTests|ReportCommandsTests|SampleReportsTests|ConcurrencyTests|XLSXGoldenTests|PostgresStoreTests|DistributeCommandTests|HostileInjectionTests|MembershipChecksTests
 CITUS_SUITES := $(POSTGRES_SUITES)|CitusClusterTests|CitusDomainTests|CitusOperatorStepsTests|CitusFaultTests
 CITUS_INSTALL := ../shared/citus/install.sh
@@ -65,9 +67,9 @@ CITUS_INSTALL := ../shared/citus/install.sh
 test: test-deps
 	scripts/check-layers.sh $(SWIFT_FLAGS)
 	swift build $(SWIFT_FLAGS) --build-tests
-	swift test $(SWIFT_FLAGS) --skip-build --disable-swift-testing
-	REPORT_TEST_BACKEND=postgresql swift test $(SWIFT_FLAGS) --skip-build --disable-swift-testing --filter '$(POSTGRES_SUITES)'
-	REPORT_TEST_BACKEND=citus swift test $(SWIFT_FLAGS) --skip-build --disable-swift-testing --filter '$(CITUS_SUITES)'
+	scripts/test-pass.sh sqlite $(SWIFT_FLAGS) --skip-build --disable-swift-testing
+	REPORT_TEST_BACKEND=postgresql scripts/test-pass.sh postgresql $(SWIFT_FLAGS) --skip-build --disable-swift-testing --filter '$(POSTGRES_SUITES)'
+	REPORT_TEST_BACKEND=citus scripts/test-pass.sh citus $(SWIFT_FLAGS) --skip-build --disable-swift-testing --filter '$(CITUS_SUITES)'
 
 clean:
 	rm -rf .build

@@ -67,8 +67,7 @@ final class ConcurrencyTests: CLITestCase {
             // `status`: the count of tasks.
             let status = report(["status", "--db", databasePath])
             XCTAssertEqual(status.code, .success, status.err)
-            let line = status.outLines.first { $0.hasPrefix("tasks ") } ?? ""
-            let statusCount = Int(line.split(separator: " ")[1]) ?? -1
+            let statusCount = Self.tasksCount(status.outLines) ?? -1
             // A report: planned tasks of the day in its summary (before the import, an empty period).
             let habits = report([
                 "habits", "--db", databasePath, "--date", "2026-11-28", "--as-of", "2026-11-29T06:00:00Z",
@@ -89,9 +88,14 @@ final class ConcurrencyTests: CLITestCase {
             seen.allSatisfy { $0 == 0 || $0 == total }, "counts seen: \(Set(seen).sorted()), expected 0 or \(total)")
         XCTAssertEqual(try count("tasks"), Int64(total))
         let after = report(["status", "--db", databasePath])
-        XCTAssertTrue(
-            after.outLines.contains {
-                $0.hasPrefix("tasks ") && $0.split(separator: " ")[1] == Substring(String(total))
-            }, after.out)
+        XCTAssertEqual(Self.tasksCount(after.outLines), total, after.out)
+    }
+
+    /// The count on the `tasks` line of `status` (nil without one, as when `status` failed: an
+    /// assertion fails then, not the test process).
+    private static func tasksCount(_ lines: [String]) -> Int? {
+        guard let line = lines.first(where: { $0.hasPrefix("tasks ") }) else { return nil }
+        let fields = line.split(separator: " ")
+        return fields.count > 1 ? Int(fields[1]) : nil
     }
 }
