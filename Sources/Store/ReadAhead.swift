@@ -16,7 +16,14 @@ import Foundation
 /// What `produce` captures (a `Database`, its statements) is used from its thread only, and
 /// while it runs the caller must not touch it: neither a SQLite connection nor libpq's is safe
 /// to use from two threads at once. The caller uses them again once `consume` has returned; the
-/// transaction the reads run in is the caller's, opened before and ended after.
+/// transaction the reads run in is the caller's, opened before and ended after. The producer's
+/// thread never holds the last reference to them: `consume` drops the thread's reference to
+/// `produce` itself, once the producer has ended, so that what it captures is released (a
+/// statement's `deinit` runs `DEALLOCATE` on its connection) on the caller's thread. Released on
+/// the producer's thread as it exited, a statement of the report's connection sent its
+/// `DEALLOCATE` while the caller ran its next command on that connection: the one took the
+/// other's result, and the caller waited forever for it (a Citus test pass hung so in
+/// `HabitsStreakStateTests`, the report's streak states being saved).
 public final class ReadAhead<Item: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [Item] = []
@@ -30,11 +37,16 @@ public final class ReadAhead<Item: Sendable>: @unchecked Sendable {
     /// What `send` throws once the consumer has stopped: the producer's way out.
     struct Stopped: Error {}
 
-    /// Holds the producer for its thread. Unchecked: it is used on that thread only, and what it
-    /// captures is left alone by the caller until the thread has ended (see `ReadAhead`).
+    /// Holds the producer for its thread. Unchecked: `body` is called on that thread only, and
+    /// dropped (`release`) by the caller once the thread is done with it (see `ReadAhead`).
     private final class Producer: @unchecked Sendable {
-        let body: (_ send: (Item) throws -> Void) throws -> Void
+        private var body: ((_ send: (Item) throws -> Void) throws -> Void)?
         init(_ body: @escaping (_ send: (Item) throws -> Void) throws -> Void) { self.body = body }
+
+        func run(_ send: (Item) throws -> Void) throws { try body?(send) }
+
+        /// Drops the body, and with it this holder's references to what it captures.
+        func release() { body = nil }
     }
 
     private init(depth: Int) { self.depth = max(1, depth) }
@@ -49,8 +61,14 @@ public final class ReadAhead<Item: Sendable>: @unchecked Sendable {
         _ body: (_ next: @escaping () throws -> Item?) throws -> Result
     ) throws -> Result {
         let readAhead = ReadAhead(depth: depth)
-        readAhead.start(Producer(produce), name: name)
-        defer { readAhead.stop() }
+        let producer = Producer(produce)
+        readAhead.start(producer, name: name)
+        defer {
+            readAhead.stop()
+            // The thread has finished with the body (`stop` waited for it), but may still hold
+            // `producer` while it exits: the captures go here, on the caller's thread.
+            producer.release()
+        }
         return try body(readAhead.next)
     }
 
@@ -63,7 +81,7 @@ public final class ReadAhead<Item: Sendable>: @unchecked Sendable {
 
     private func run(_ producer: Producer) {
         var error: (any Error)?
-        do { try producer.body(send) } catch is Stopped {} catch let thrown { error = thrown }
+        do { try producer.run(send) } catch is Stopped {} catch let thrown { error = thrown }
         condition.lock()
         finished = true
         failure = error

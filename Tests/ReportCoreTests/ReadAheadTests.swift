@@ -91,6 +91,47 @@ final class ReadAheadTests: XCTestCase {
         XCTAssertTrue(thrower.hasEnded)
     }
 
+    /// Where an object's `deinit` ran: the threads, in order.
+    final class Releases: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [pthread_t] = []
+        func note() { lock.withLock { list.append(pthread_self()) } }
+        var threads: [pthread_t] { lock.withLock { list } }
+    }
+
+    /// Captured by a producer only: its `deinit` says on which thread it was released.
+    final class Captured: @unchecked Sendable {
+        let releases: Releases
+        init(_ releases: Releases) { self.releases = releases }
+        deinit { releases.note() }
+    }
+
+    /// What the producer captures (on a server, statements whose `deinit` sends `DEALLOCATE` on
+    /// the caller's connection) is released on the caller's thread, and by the time `consume`
+    /// returns: never on the producer's thread as it exits, while the caller uses the connection
+    /// again. Many rounds, as the producer's thread ends at its own pace.
+    func testWhatTheProducerCapturesIsReleasedOnTheCallersThreadBeforeConsumeReturns() throws {
+        for round in 0..<2_000 {
+            let releases = Releases()
+            try Self.consume(capturing: Captured(releases))
+            let threads = releases.threads
+            XCTAssertEqual(threads.count, 1, "round \(round): released once, before consume returned")
+            XCTAssertTrue(threads.allSatisfy { pthread_equal($0, pthread_self()) != 0 }, "round \(round)")
+            if threads.count != 1 || pthread_equal(threads[0], pthread_self()) == 0 { break }
+        }
+    }
+
+    /// Runs a producer that holds the only reference to `captured` once this returns.
+    private static func consume(capturing captured: consuming Captured) throws {
+        let held = captured
+        try ReadAhead<Int>.consume(depth: 1) { [held] send in
+            withExtendedLifetime(held) {}
+            try send(1)
+        } _: { next in
+            while try next() != nil {}
+        }
+    }
+
     /// The producer owns the database while it runs: a SQLite report read on the second thread,
     /// inside the caller's transaction, sees the caller's snapshot.
     func testTheProducerReadsInTheCallersTransaction() throws {
