@@ -121,7 +121,8 @@ final class ReadAheadTests: XCTestCase {
         }
     }
 
-    /// Runs a producer that holds the only reference to `captured` once this returns.
+    /// Runs a producer that captures `captured`. Once this returns nothing here holds it: only a
+    /// producer's thread still on its way out could.
     private static func consume(capturing captured: consuming Captured) throws {
         let held = captured
         try ReadAhead<Int>.consume(depth: 1) { [held] send in
