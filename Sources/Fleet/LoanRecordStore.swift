@@ -6,7 +6,7 @@ import Store
 /// record imported both ways is one row: the later import replaces it whole, its impacts included
 /// (they are deleted and inserted again), and takes its assignment, kind and event from where it
 /// sits. The rows are upserted by record id alone, whatever their event, so that a record moving
-/// to another event (the key of a distributed table is `(event_id, id)`) is still stored once.
+/// to another event (the key of a distributed table is `(id, event_id)`) is still stored once.
 final class LoanRecordStore {
     private let upsertRecord: UpsertWriter
     private let impacts: ChildRows

@@ -34,12 +34,15 @@ extension PostgresConnection {
     }
 
     /// Indexes that back no constraint (a primary key stays), as `pg_get_indexdef` writes them,
-    /// but for a distributed table's own key: the index on its primary key's columns after the
-    /// first, the key before `report distribute` widened it (`(id)` kept beside the primary key
-    /// `(user_id, id)`). The import's merge finds a record's earlier rows by that key on every
-    /// shard; loaded without it, a big file into a table holding rows made every flush's delete
-    /// scan the table (a fleet file imported again on Citus: 384 s for one flush of 50,000
-    /// records instead of about one).
+    /// but for a distributed table's own key in the layout Citus tables had until 2026-12-07: the
+    /// index on its primary key's columns after the first, the key before `report distribute`
+    /// widened it (`(id)` kept beside the primary key `(user_id, id)`; a table widened since has
+    /// the key `(id, user_id)` and no such index). The import's merge finds a record's earlier rows
+    /// by that key on every shard; loaded without it, a big file into a table holding rows made
+    /// every flush's delete scan the table (a fleet file imported again on Citus: 384 s for one
+    /// flush of 50,000 records instead of about one). The rule goes by columns alone, so it would
+    /// keep, too, an index on a widened key's last column alone (the distribution column): no
+    /// schema has one, and one kept through a load is only slower, not wrong.
     func secondaryIndexes(of table: String) throws -> [(name: String, sql: String)] {
         try rows(
             """

@@ -81,7 +81,7 @@ extension PostgresConnection {
                 _ = try scalar("SELECT create_reference_table(?)", [.text(table)])
                 steps.append(DistributionStep(table: table, outcome: "reference table"))
             case .distributed(_, let column, let colocatedWith):
-                try widenPrimaryKey(of: table, toStartWith: column)
+                try widenPrimaryKey(of: table, toInclude: column)
                 _ = try scalar(
                     "SELECT create_distributed_table(?, ?, colocate_with => ?)",
                     [.text(table), .text(column), .text(colocatedWith ?? "none")])
@@ -92,9 +92,17 @@ extension PostgresConnection {
     }
 
     /// Citus keeps a key unique within a shard only, so a distributed table's primary key must
-    /// hold its distribution column: `(id)` becomes `(user_id, id)`. An index on the old key's
-    /// columns stays (the import's writer finds a record's earlier row by its key on every shard).
-    private func widenPrimaryKey(of table: String, toStartWith column: String) throws {
+    /// hold its distribution column: `(id)` becomes `(id, user_id)`. The column goes last, so that
+    /// the widened key is still an index led by the old key: the import's merge and `ChildRows`
+    /// find a record's earlier rows by that key on every shard through it, and a shard's table
+    /// carries the same B-trees as on PostgreSQL alone. (Until this layout the column went first,
+    /// `(user_id, id)`, and an index on `(id)` was kept beside it: one B-tree more for every row an
+    /// import writes on a worker, docs/BENCHMARKS.md. Tables laid out that way keep it, and
+    /// `secondaryIndexes` still counts that index as the key's.) No query reads by the widened
+    /// key's leading distribution column: each of those tables has an index led by it where a
+    /// report reads by it (`tasks_user_date`, `bookings_customer`, `assignments_event_plate`, …),
+    /// as on PostgreSQL alone.
+    private func widenPrimaryKey(of table: String, toInclude column: String) throws {
         guard
             let constraint = try scalar(
                 "SELECT conname::text FROM pg_catalog.pg_constraint WHERE conrelid = to_regclass(?) AND contype = 'p'",
@@ -110,11 +118,8 @@ extension PostgresConnection {
         ).compactMap { $0[0].string }
         if keyColumns.contains(column) { return }
         let quoted = { (name: String) in "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        let old = keyColumns.map(quoted).joined(separator: ", ")
+        let widened = (keyColumns + [column]).map(quoted).joined(separator: ", ")
         try execute(
-            "CREATE INDEX IF NOT EXISTS \(quoted(table + "_" + keyColumns.joined(separator: "_") + "_key")) "
-                + "ON \(quoted(table)) (\(old)); "
-                + "ALTER TABLE \(quoted(table)) DROP CONSTRAINT \(quoted(constraint)), "
-                + "ADD PRIMARY KEY (\(quoted(column)), \(old))")
+            "ALTER TABLE \(quoted(table)) DROP CONSTRAINT \(quoted(constraint)), ADD PRIMARY KEY (\(widened))")
     }
 }

@@ -522,8 +522,8 @@ final class PostgresChildRowsWriter: StoreChildRowsWriter, BufferingWriter {
 
 /// A PostgreSQL row written outside any transaction (a test's single record, never an import):
 /// the earlier row of its key deleted and the row inserted, in a transaction of their own. Not
-/// `ON CONFLICT (key)`: on Citus a distributed table's key starts with its distribution column
-/// (`report distribute` widens `(id)` to `(user_id, id)`), so no unique index holds the record's
+/// `ON CONFLICT (key)`: on Citus a distributed table's key holds its distribution column
+/// (`report distribute` widens `(id)` to `(id, user_id)`), so no unique index holds the record's
 /// key alone, and a record that moved to another user must not stay on the old one.
 final class StatementReplaceWriter: StoreRowWriter {
     private let connection: PostgresConnection

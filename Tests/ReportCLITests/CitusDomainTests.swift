@@ -126,36 +126,94 @@ final class CitusDomainTests: CLITestCase {
             [["c2", 2]])
     }
 
+    /// The columns of a table's primary key, in order.
+    private func primaryKey(_ table: String) throws -> [String] {
+        try database().rows(
+            """
+            SELECT a.attname::text FROM pg_catalog.pg_constraint k
+            JOIN LATERAL unnest(k.conkey) WITH ORDINALITY AS c(number, position) ON true
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = c.number
+            WHERE k.conrelid = to_regclass(?) AND k.contype = 'p' ORDER BY c.position
+            """, [.text(table)]
+        ).compactMap { $0[0].string }
+    }
+
+    /// Whether an index of that name is in this test's schema (the other tests' schemas hold
+    /// indexes of the same names).
+    private func indexExists(_ index: String) throws -> Bool {
+        try database().scalarInt(
+            "SELECT count(*) FROM pg_catalog.pg_indexes WHERE schemaname = current_schema() AND indexname = ?",
+            [.text(index)]) == 1
+    }
+
+    /// A distributed table's primary key is its own key with the distribution column after it,
+    /// one B-tree that is both: no index on the old key beside it (one B-tree less for every row a
+    /// worker stores). A table whose key holds the column already keeps its key.
+    func testAWidenedPrimaryKeyIsTheTablesKeyWithTheDistributionColumnLast() throws {
+        let imported = report(["import", "--db", databasePath, "-q", Self.sampleData.path])
+        XCTAssertEqual(imported.code, .success, imported.err)
+        let widened: [String: [String]] = [
+            "tasks": ["id", "user_id"], "flows": ["id", "user_id"], "focus_sessions": ["id", "user_id"],
+            "bookings": ["id", "customer_id"], "booking_lines": ["booking_id", "position", "customer_id"],
+            "assignments": ["id", "event_id"], "loan_records": ["id", "event_id"],
+            "loan_impacts": ["record_id", "position", "event_id"],
+            // Keys that held the column already.
+            "users": ["id"], "logins": ["user_id", "at_us"], "flow_contexts": ["user_id", "flow_id", "position"],
+        ]
+        for (table, key) in widened {
+            XCTAssertEqual(try primaryKey(table), key, table)
+        }
+        for index in ["tasks_id_key", "bookings_id_key", "assignments_id_key", "loan_impacts_record_id_position_key"] {
+            XCTAssertFalse(try indexExists(index), index)
+        }
+        XCTAssertEqual(
+            try database().secondaryIndexes(of: "tasks").map(\.name), ["tasks_user_completed", "tasks_user_date"])
+    }
+
     /// A big file (loaded without its tables' secondary indexes) into distributed tables that hold
-    /// rows keeps the index on each table's own key, beside the widened primary key: every key of
-    /// such a file counts as known, and the merge's delete finds them by it (without it, every
-    /// flush scanned the table: 384 s for one flush of a fleet file imported again). The file's
-    /// rows replace the stored ones by key, and the other secondary indexes are built again.
-    func testABigFileIntoFilledDistributedTablesKeepsTheIndexOfTheirKey() throws {
+    /// rows: every key of such a file counts as known, and the merge's delete finds the stored
+    /// rows by the key that leads the primary key (without an index led by the key, every flush
+    /// scanned the table: 384 s for one flush of a fleet file imported again). The file's rows
+    /// replace the stored ones by key, and the secondary indexes are built again.
+    func testABigFileIntoFilledDistributedTablesReplacesRowsByKey() throws {
+        let imported = report(["import", "--db", databasePath, "-q", Self.sampleData.path])
+        XCTAssertEqual(imported.code, .success, imported.err)
+        try assertABigTasksFileReplacesAStoredTask(secondaryIndexes: ["tasks_user_completed", "tasks_user_date"])
+        XCTAssertEqual(try primaryKey("tasks"), ["id", "user_id"])
+    }
+
+    /// A table laid out before the key took the distribution column last (primary key `(user_id,
+    /// id)`, an index on `(id)` beside it) keeps that index through a big file: it is the key's
+    /// index, not one of the secondary indexes dropped for the load.
+    func testABigFileIntoATableOfTheEarlierLayoutKeepsTheIndexOfItsKey() throws {
         let imported = report(["import", "--db", databasePath, "-q", Self.sampleData.path])
         XCTAssertEqual(imported.code, .success, imported.err)
         let database = try database()
-        let keyIndexes = [
-            "tasks": "tasks_id_key", "flows": "flows_id_key", "focus_sessions": "focus_sessions_id_key",
-            "bookings": "bookings_id_key", "assignments": "assignments_id_key", "loan_records": "loan_records_id_key",
-        ]
-        // In this test's schema (the other tests' schemas hold indexes of the same names).
-        func exists(_ index: String) throws -> Bool {
-            try database.scalarInt(
-                "SELECT count(*) FROM pg_catalog.pg_indexes WHERE schemaname = current_schema() AND indexname = ?",
-                [.text(index)]) == 1
-        }
-        let bulkTables = Set(registeredModules.flatMap { $0.imports.kinds.flatMap(\.bulkTables) })
-        for (table, index) in keyIndexes {
-            XCTAssertTrue(bulkTables.contains(table), "\(table) is loaded in bulk from a big file")
-            XCTAssertTrue(try exists(index), index)
-            XCTAssertFalse(try database.secondaryIndexes(of: table).map(\.name).contains(index), index)
-        }
-        XCTAssertEqual(
-            try database.secondaryIndexes(of: "tasks").map(\.name), ["tasks_user_completed", "tasks_user_date"])
+        let constraint = try XCTUnwrap(
+            try database.rows(
+                "SELECT conname::text FROM pg_catalog.pg_constraint WHERE conrelid = to_regclass('tasks') "
+                    + "AND contype = 'p'"
+            ).first?[0].string)
+        try database.execute("CREATE INDEX tasks_id_key ON tasks (id)")
+        // Citus takes a key's change on a distributed table one subcommand at a time.
+        try database.execute("ALTER TABLE tasks DROP CONSTRAINT \(constraint)")
+        try database.execute("ALTER TABLE tasks ADD PRIMARY KEY (user_id, id)")
+        XCTAssertEqual(try primaryKey("tasks"), ["user_id", "id"])
+        XCTAssertFalse(try database.secondaryIndexes(of: "tasks").map(\.name).contains("tasks_id_key"))
+        try assertABigTasksFileReplacesAStoredTask(secondaryIndexes: ["tasks_user_completed", "tasks_user_date"])
+        XCTAssertTrue(try indexExists("tasks_id_key"))
+        XCTAssertEqual(try primaryKey("tasks"), ["user_id", "id"])
+    }
 
+    /// Imports, as a big file (`bulkIndexBytes` 0), a tasks file of one stored task with a new
+    /// label: the task is replaced, not added, and the secondary indexes are as before.
+    private func assertABigTasksFileReplacesAStoredTask(
+        secondaryIndexes: [String], file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let database = try database()
+        XCTAssertEqual(try database.secondaryIndexes(of: "tasks").map(\.name), secondaryIndexes, file: file, line: line)
         let before = try count("tasks")
-        XCTAssertGreaterThan(before, 0)
+        XCTAssertGreaterThan(before, 0, file: file, line: line)
         let stored = try XCTUnwrap(try database.rows("SELECT id, user_id FROM tasks ORDER BY id LIMIT 1").first)
         let tasks = try write(
             "big/tasks.json",
@@ -164,13 +222,14 @@ final class CitusDomainTests: CLITestCase {
         var options = Importer.Options()
         options.bulkIndexBytes = 0
         let importer = try Importer(database: database, modules: registeredModules.map(\.imports), options: options)
-        XCTAssertEqual(importer.importFile(ImportFiles.Entry(path: tasks, displayName: tasks)).status, .imported)
-        XCTAssertEqual(try count("tasks"), before, "the task replaced, not added")
         XCTAssertEqual(
-            try database.rows("SELECT libelle FROM tasks WHERE id = ?", [stored[0]]), [["Remplacée"]])
+            importer.importFile(ImportFiles.Entry(path: tasks, displayName: tasks)).status, .imported, file: file,
+            line: line)
+        XCTAssertEqual(try count("tasks"), before, "the task replaced, not added", file: file, line: line)
         XCTAssertEqual(
-            try database.secondaryIndexes(of: "tasks").map(\.name), ["tasks_user_completed", "tasks_user_date"])
-        XCTAssertTrue(try exists("tasks_id_key"))
+            try database.rows("SELECT libelle FROM tasks WHERE id = ?", [stored[0]]), [["Remplacée"]], file: file,
+            line: line)
+        XCTAssertEqual(try database.secondaryIndexes(of: "tasks").map(\.name), secondaryIndexes, file: file, line: line)
     }
 
     /// A later file into a reference table (copied to every node) replaces its rows by key, though
