@@ -98,10 +98,9 @@ extension PostgresConnection {
     /// carries the same B-trees as on PostgreSQL alone. (Until this layout the column went first,
     /// `(user_id, id)`, and an index on `(id)` was kept beside it: one B-tree more for every row an
     /// import writes on a worker, docs/BENCHMARKS.md. Tables laid out that way keep it, and
-    /// `secondaryIndexes` still counts that index as the key's.) No query reads by the widened
-    /// key's leading distribution column: each of those tables has an index led by it where a
-    /// report reads by it (`tasks_user_date`, `bookings_customer`, `assignments_event_plate`, …),
-    /// as on PostgreSQL alone.
+    /// `secondaryIndexes` still counts that index as the key's.) Where a report reads by the
+    /// distribution column, the table has an index led by that column (`tasks_user_date`,
+    /// `bookings_customer`, `assignments_event_plate`, …), as on PostgreSQL alone.
     private func widenPrimaryKey(of table: String, toInclude column: String) throws {
         guard
             let constraint = try scalar(
