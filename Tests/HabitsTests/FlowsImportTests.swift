@@ -39,16 +39,7 @@ final class FlowsImportTests: XCTestCase {
 
     /// The columns of `flow_contexts`' primary key, in order, in the backend's catalogue.
     private static func contextsKey(_ database: Database) throws -> [String] {
-        let sql =
-            TestStore.backend == .sqlite
-            ? "SELECT name FROM pragma_table_info('flow_contexts') WHERE pk > 0 ORDER BY pk"
-            : """
-            SELECT a.attname::text FROM pg_catalog.pg_constraint k
-            JOIN LATERAL unnest(k.conkey) WITH ORDINALITY AS c(number, position) ON true
-            JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = c.number
-            WHERE k.conrelid = to_regclass('flow_contexts') AND k.contype = 'p' ORDER BY c.position
-            """
-        return try database.rows(sql).compactMap { $0[0].string }
+        try database.rows(TestStore.primaryKeySQL, [.text("flow_contexts")]).compactMap { $0[0].string }
     }
 
     /// Habits step 7: on PostgreSQL (single server or Citus) a flow's contexts are keyed by user

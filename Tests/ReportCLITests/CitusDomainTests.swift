@@ -128,14 +128,7 @@ final class CitusDomainTests: CLITestCase {
 
     /// The columns of a table's primary key, in order.
     private func primaryKey(_ table: String) throws -> [String] {
-        try database().rows(
-            """
-            SELECT a.attname::text FROM pg_catalog.pg_constraint k
-            JOIN LATERAL unnest(k.conkey) WITH ORDINALITY AS c(number, position) ON true
-            JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = c.number
-            WHERE k.conrelid = to_regclass(?) AND k.contype = 'p' ORDER BY c.position
-            """, [.text(table)]
-        ).compactMap { $0[0].string }
+        try database().rows(TestStore.primaryKeySQL, [.text(table)]).compactMap { $0[0].string }
     }
 
     /// Whether an index of that name is in this test's schema (the other tests' schemas hold
@@ -178,7 +171,7 @@ final class CitusDomainTests: CLITestCase {
     func testABigFileIntoFilledDistributedTablesReplacesRowsByKey() throws {
         let imported = report(["import", "--db", databasePath, "-q", Self.sampleData.path])
         XCTAssertEqual(imported.code, .success, imported.err)
-        try assertABigTasksFileReplacesAStoredTask(secondaryIndexes: ["tasks_user_completed", "tasks_user_date"])
+        try assertABigTasksFileReplacesAStoredTask()
         XCTAssertEqual(try primaryKey("tasks"), ["id", "user_id"])
     }
 
@@ -200,17 +193,17 @@ final class CitusDomainTests: CLITestCase {
         try database.execute("ALTER TABLE tasks ADD PRIMARY KEY (user_id, id)")
         XCTAssertEqual(try primaryKey("tasks"), ["user_id", "id"])
         XCTAssertFalse(try database.secondaryIndexes(of: "tasks").map(\.name).contains("tasks_id_key"))
-        try assertABigTasksFileReplacesAStoredTask(secondaryIndexes: ["tasks_user_completed", "tasks_user_date"])
+        try assertABigTasksFileReplacesAStoredTask()
         XCTAssertTrue(try indexExists("tasks_id_key"))
         XCTAssertEqual(try primaryKey("tasks"), ["user_id", "id"])
     }
 
     /// Imports, as a big file (`bulkIndexBytes` 0), a tasks file of one stored task with a new
-    /// label: the task is replaced, not added, and the secondary indexes are as before.
-    private func assertABigTasksFileReplacesAStoredTask(
-        secondaryIndexes: [String], file: StaticString = #filePath, line: UInt = #line
-    ) throws {
+    /// label: the task is replaced, not added, and the secondary indexes of `tasks` are there before
+    /// and after.
+    private func assertABigTasksFileReplacesAStoredTask(file: StaticString = #filePath, line: UInt = #line) throws {
         let database = try database()
+        let secondaryIndexes = ["tasks_user_completed", "tasks_user_date"]
         XCTAssertEqual(try database.secondaryIndexes(of: "tasks").map(\.name), secondaryIndexes, file: file, line: line)
         let before = try count("tasks")
         XCTAssertGreaterThan(before, 0, file: file, line: line)

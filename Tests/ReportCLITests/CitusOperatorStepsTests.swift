@@ -133,30 +133,22 @@ final class CitusOperatorStepsTests: CLITestCase {
         }
         XCTAssertEqual(try primaryKeys(database)["tasks"], ["user_id", "id"])
         XCTAssertEqual(try keyIndexes(database).count, earlier.count + 1)
-        let before = try counts(database, Array(earlier.keys))
+        let before = try counts(Array(earlier.keys))
 
         try database.transaction { for statement in sql { try database.execute(statement) } }
         XCTAssertEqual(try primaryKeys(database), widened)
         XCTAssertEqual(try keyIndexes(database), ["flow_contexts_flow_id_position_key"])
-        XCTAssertEqual(try counts(database, Array(earlier.keys)), before)
+        XCTAssertEqual(try counts(Array(earlier.keys)), before)
         let again = report(["import", "--db", databasePath, "-q", "--force", CitusDomainTests.sampleData.path])
         XCTAssertEqual(again.code, .success, again.err)
-        XCTAssertEqual(try counts(database, Array(earlier.keys)), before, "every row replaced by its key")
+        XCTAssertEqual(try counts(Array(earlier.keys)), before, "every row replaced by its key")
     }
 
     /// Each table's primary key columns in order, in this test's schema.
     private func primaryKeys(_ database: Database) throws -> [String: [String]] {
         var keys: [String: [String]] = [:]
-        for row in try database.rows(
-            """
-            SELECT k.conrelid::regclass::text, a.attname::text FROM pg_catalog.pg_constraint k
-            JOIN LATERAL unnest(k.conkey) WITH ORDINALITY AS c(number, position) ON true
-            JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = c.number
-            WHERE k.contype = 'p' AND k.connamespace = current_schema()::regnamespace
-            ORDER BY 1, c.position
-            """)
-        {
-            keys[row[0].string ?? "", default: []].append(row[1].string ?? "")
+        for table in try database.tableNames() {
+            keys[table] = try database.rows(TestStore.primaryKeySQL, [.text(table)]).compactMap { $0[0].string }
         }
         return keys
     }
@@ -169,9 +161,9 @@ final class CitusOperatorStepsTests: CLITestCase {
         ).compactMap { $0[0].string }
     }
 
-    private func counts(_ database: Database, _ tables: [String]) throws -> [String: Int64] {
+    private func counts(_ tables: [String]) throws -> [String: Int64] {
         var result: [String: Int64] = [:]
-        for table in tables { result[table] = try database.scalarInt("SELECT count(*) FROM \(table)") ?? -1 }
+        for table in tables { result[table] = try count(table) }
         return result
     }
 }

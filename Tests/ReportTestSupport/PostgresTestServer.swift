@@ -325,6 +325,21 @@ public enum TestStore {
         }
     }
 
+    /// The query listing a table's primary key columns in order (`?` the table name), in the
+    /// backend's catalogue; no row for a table without one.
+    public static var primaryKeySQL: String {
+        switch backend {
+        case .sqlite: return "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk"
+        case .postgresql:
+            return """
+                SELECT a.attname::text FROM pg_catalog.pg_constraint k
+                JOIN LATERAL unnest(k.conkey) WITH ORDINALITY AS c(number, position) ON true
+                JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = c.number
+                WHERE k.conrelid = to_regclass(?) AND k.contype = 'p' ORDER BY c.position
+                """
+        }
+    }
+
     /// A fresh, empty database: a file `name` in `directory` on SQLite, a new database of the test
     /// server on PostgreSQL, a new schema of the Citus test cluster on Citus.
     public static func freshLocation(in directory: String, name: String = "t.sqlite") throws -> String {
