@@ -144,17 +144,13 @@ public final class Importer: FileReading {
         var outcome = FileOutcome(file: entry.displayName, kind: kind, status: .imported)
         let started = Importer.now()
         try database.transaction {
-            let importId = try database.insertReturningId(
-                "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, "
-                    + "finished_at, forced) VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, ?)",
-                [
-                    .text(entry.displayName), .text(kind.name), .integer(digest.size), .text(""),
-                    .text(started), .text(started), .integer(options.force ? 1 : 0),
-                ])
+            // The log's row goes in last, once, with its final values: its id is taken now, for
+            // the rejected records and the records' sequence. Inserted at the start and updated at
+            // the end, its page would be changed at both ends of a big file's load and, spilled to
+            // SQLite's WAL in between, written there twice (`Database.beginBulkLoad`).
+            let importId = try database.reserveId(in: "import_log")
             let bulk = digest.size >= options.bulkIndexBytes
-            let deferred =
-                bulk ? try kind.bulkTables.flatMap(dropSecondaryIndexes) : []
-            if bulk { try database.loadInKeyOrder(kind.bulkTables) }
+            let load = bulk ? try database.beginBulkLoad(of: kind.bulkTables) : nil
             let sink = StoreSink(
                 importer: importer, importId: importId,
                 insertReject: try database.prepare(
@@ -172,38 +168,22 @@ public final class Importer: FileReading {
             if !sink.looked { try sink.finishLookUp(.success(sha256)) }
             // The rows a writer still buffers (a server's COPY staging) go in before the indexes
             // are built again, so that each index is built once, in bulk.
-            try database.flushWriters()
-            for create in deferred { try database.execute(create) }
+            try load?.buildIndexes()
             try database.run(
-                "UPDATE import_log SET records = ?, accepted = ?, rejected = ?, finished_at = ?, layout = ?, "
-                    + "records_member = ?, sha256 = ? WHERE id = ?",
+                "INSERT INTO import_log (id, file, kind, size, sha256, records, accepted, rejected, started_at, "
+                    + "finished_at, forced, layout, records_member) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    .integer(Int64(outcome.records)), .integer(Int64(outcome.accepted)),
-                    .integer(Int64(outcome.rejected)), .text(Importer.now()),
-                    outcome.layout.map { .text($0.name) } ?? .text("empty"),
-                    outcome.layout?.recordsMember.map(SQLValue.text) ?? .null, .text(sha256), .integer(importId),
+                    .integer(importId), .text(entry.displayName), .text(kind.name), .integer(digest.size),
+                    .text(sha256), .integer(Int64(outcome.records)), .integer(Int64(outcome.accepted)),
+                    .integer(Int64(outcome.rejected)), .text(started), .text(Importer.now()),
+                    .integer(options.force ? 1 : 0), outcome.layout.map { .text($0.name) } ?? .text("empty"),
+                    outcome.layout?.recordsMember.map(SQLValue.text) ?? .null,
                 ])
         }
         // The file is stored: statistics for a report run right after (PostgreSQL). A failure
         // here (a lock not granted in time) leaves them to autovacuum and the file imported.
         try? database.refreshStatistics()
         return outcome
-    }
-
-    /// Drops the named secondary indexes of a table inside the file's transaction (a rollback
-    /// restores them) and returns the SQL that creates them again.
-    private func dropSecondaryIndexes(of table: String) throws -> [String] {
-        var creates: [String] = []
-        for (name, sql) in try database.secondaryIndexes(of: table) {
-            try database.execute("DROP INDEX \(Self.quoted(name))")
-            creates.append(sql)
-        }
-        return creates
-    }
-
-    /// A name from the schema as a quoted SQL identifier.
-    private static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The reason a file failed, on one line: a database problem (locked, read-only, full disk)

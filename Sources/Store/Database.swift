@@ -230,11 +230,6 @@ public final class Database {
     /// SQLite file, an empty PostgreSQL database, or one holding only other applications' tables).
     public func isEmpty() throws -> Bool { !(try tableExists("schema_migrations")) }
 
-    /// Inserts one row and returns its generated `id`.
-    public func insertReturningId(_ sql: String, _ parameters: [SQLValue]) throws -> Int64 {
-        if pending.isActive { try pending.flush(beforeRunning: sql) }
-        return try connection.insertReturningId(sql, parameters)
-    }
 }
 
 /// The database to open does not exist (and was not to be created).

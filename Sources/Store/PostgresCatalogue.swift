@@ -84,10 +84,15 @@ extension PostgresConnection {
             """)
     }
 
-    func insertReturningId(_ sql: String, _ parameters: [SQLValue]) throws -> Int64 {
-        guard let id = try scalar(sql + " RETURNING id", parameters)?.int else {
-            throw PostgresError(state: "", message: "the insert returned no id", sql: sql, location: location)
+    /// The next value of the `id` column's identity, as an insert without an id would take it.
+    func reserveId(in table: String) throws -> Int64 {
+        let sql = "SELECT nextval(pg_get_serial_sequence(?, 'id'))"
+        guard let id = try scalar(sql, [.text(table)])?.int else {
+            throw PostgresError(state: "", message: "no identity for the id of \(table)", sql: sql, location: location)
         }
         return id
     }
+
+    /// The server keeps what a load writes in its own buffers and WAL: nothing to hold.
+    func holdSchemaPage() throws -> (any StoreStatement)? { nil }
 }

@@ -43,10 +43,27 @@ extension SQLiteConnection {
 
     func markApplication() throws { try execute("PRAGMA application_id = \(Self.applicationId)") }
 
-    func insertReturningId(_ sql: String, _ parameters: [SQLValue]) throws -> Int64 {
-        let statement = try SQLiteStatement(connection: self, sql: sql)
-        for (offset, value) in parameters.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
-        while try statement.step() {}
-        return sqlite3_last_insert_rowid(handle)
+    /// One more than the largest id, as SQLite gives an `INTEGER PRIMARY KEY` row inserted
+    /// without one; the writing transaction's lock keeps it free until the row goes in.
+    func reserveId(in table: String) throws -> Int64 {
+        guard isInTransaction else {
+            throw StoreError("internal error: an id of \(table) reserved outside a transaction")
+        }
+        return try scalarInt("SELECT coalesce(max(id), 0) + 1 FROM \(table)") ?? 1
+    }
+
+    /// A read of `sqlite_schema`'s last row, stepped once and left open: the pages under its
+    /// cursor (the schema's root and last leaf) are referenced, and SQLite never spills a
+    /// referenced page from its cache to the WAL. A bulk load drops indexes at its start and
+    /// creates them at its end, changing that leaf twice; spilled in between, the leaf would be
+    /// written to the WAL twice, and a page written again into its frame of the same transaction
+    /// makes SQLite read back every later frame at the commit to write its checksum again (46,000
+    /// frames for the 1M-task file: docs/BENCHMARKS.md, issue 32 item 2). Held, the leaf is
+    /// written once, at the commit.
+    func holdSchemaPage() throws -> (any StoreStatement)? {
+        let statement = try SQLiteStatement(
+            connection: self, sql: "SELECT rowid FROM main.sqlite_schema ORDER BY rowid DESC LIMIT 1")
+        _ = try statement.step()
+        return statement
     }
 }

@@ -46,8 +46,12 @@ public protocol StoreConnection: AnyObject {
     /// Throws when the database belongs to another application; marks it as `report`'s otherwise.
     func checkApplication() throws
     func markApplication() throws
-    /// Inserts one row with an `INTEGER PRIMARY KEY` named `id` and returns that id.
-    func insertReturningId(_ sql: String, _ parameters: [SQLValue]) throws -> Int64
+    /// The `id` (an `INTEGER PRIMARY KEY`) the next row of `table` is to get, taken inside a
+    /// writing transaction so that the row itself can be inserted later in it (`Database.reserveId`).
+    func reserveId(in table: String) throws -> Int64
+    /// For a bulk load in the current writing transaction (`Database.beginBulkLoad`): a statement
+    /// that keeps the schema's last page in memory until it is reset, where a backend needs it.
+    func holdSchemaPage() throws -> (any StoreStatement)?
 
     /// The import write path (`UpsertWriter`, `ChildRows`): SQLite's prepared statements,
     /// PostgreSQL's COPY into staging tables.

@@ -404,6 +404,58 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try count("tasks"), 3)
     }
 
+    /// A file's row in `import_log` is written last, once, with its final counts, under the id
+    /// reserved at the start of its transaction: its rejected records and the sequence of its
+    /// records name that id. A file that fails leaves neither row nor rejection; an insert without
+    /// an id, as an earlier release of `report` makes it, still gets a new one, and the next file
+    /// an id after it.
+    func testTheLogRowIsWrittenLastUnderTheIdItsRecordsName() throws {
+        let (database, importer) = try bulkImporter()
+        func imported(_ name: String, _ content: String) throws -> FileOutcome.Status {
+            let file = try write(name, content)
+            return importer.importFile(ImportFiles.Entry(path: file, displayName: name)).status
+        }
+        func logged() throws -> [[SQLValue]] {
+            try database.rows(
+                "SELECT id, file, records, accepted, rejected, length(sha256), layout FROM import_log ORDER BY id")
+        }
+        XCTAssertEqual(
+            try imported(
+                "tasks.json",
+                """
+                [{"id": "t1", "userId": "u1", "date": "2026-11-28", "libelle": "A", "state": "terminee"},
+                 {"id": "t2", "userId": "u1", "date": "2026-11-28", "libelle": "B", "state": "fini"},
+                 {"id": "t3", "userId": "u2", "date": "2026-11-28", "libelle": "C", "state": "a_faire"}]
+                """), .imported)
+        let first = try XCTUnwrap(try logged().first?.first?.int)
+        XCTAssertEqual(try logged(), [[.integer(first), "tasks.json", 3, 2, 1, 64, "array"]])
+        XCTAssertEqual(try database.rows("SELECT DISTINCT import_id FROM import_rejects"), [[.integer(first)]])
+        XCTAssertEqual(try database.rows("SELECT DISTINCT import_seq / 4294967296 FROM tasks"), [[.integer(first)]])
+
+        let cut = try imported(
+            "tasks-cut.json",
+            #"[{"id": "t4", "userId": "u1", "date": "2026-11-28", "libelle": "D", "state": "fini"}, {"#)
+        XCTAssertTrue("\(cut)".contains("nothing of this file was stored"), "\(cut)")
+        XCTAssertEqual(try logged().count, 1)
+        XCTAssertEqual(try count("import_rejects"), 1)
+
+        try database.run(
+            "INSERT INTO import_log (file, kind, size, sha256, records, accepted, rejected, started_at, finished_at) "
+                + "VALUES ('earlier.json', 'tasks', 1, 'x', 0, 0, 0, '2026-11-28T00:00:00Z', '2026-11-28T00:00:00Z')")
+        let earlier = try XCTUnwrap(try database.scalarInt("SELECT max(id) FROM import_log"))
+        XCTAssertGreaterThan(earlier, first)
+        XCTAssertEqual(
+            try imported(
+                "tasks-more.json",
+                #"[{"id": "t5", "userId": "u3", "date": "2026-11-29", "libelle": "E", "state": "a_faire"}]"#),
+            .imported)
+        let last = try XCTUnwrap(try database.scalarInt("SELECT id FROM import_log WHERE file = 'tasks-more.json'"))
+        XCTAssertGreaterThan(last, earlier)
+        XCTAssertEqual(
+            try database.rows("SELECT import_seq / 4294967296 FROM tasks WHERE id = 't5'"), [[.integer(last)]])
+        XCTAssertEqual(try count("import_log"), 3)
+    }
+
     /// A big file of a `WITHOUT ROWID` table (logins, moods: keyed by user, written day by day) is
     /// staged and merged in key order (`Database.loadInKeyOrder`, issue 32 item 2): the tables end
     /// as a row-by-row import of the same files leaves them, the last row of a key winning within a
