@@ -35,7 +35,7 @@ extension Database {
         var creates: [String] = []
         for table in tables {
             for (name, sql) in try secondaryIndexes(of: table) {
-                try execute("DROP INDEX \(Self.quotedIdentifier(name))")
+                try execute("DROP INDEX \(quotedSQLIdentifier(name))")
                 creates.append(sql)
             }
         }
@@ -48,14 +48,4 @@ extension Database {
     /// (the import's log, named by each rejected record) can itself be written last, once, with
     /// its final values.
     public func reserveId(in table: String) throws -> Int64 { try connection.reserveId(in: table) }
-
-    /// A name from the schema as a quoted SQL identifier.
-    static func quotedIdentifier(_ name: String) -> String {
-        var quoted = "\""
-        for character in name {
-            if character == "\"" { quoted.append("\"") }
-            quoted.append(character)
-        }
-        return quoted + "\""
-    }
 }

@@ -229,7 +229,6 @@ public final class Database {
     /// Whether the database holds nothing of `report` yet: no schema step was ever applied (a new
     /// SQLite file, an empty PostgreSQL database, or one holding only other applications' tables).
     public func isEmpty() throws -> Bool { !(try tableExists("schema_migrations")) }
-
 }
 
 /// The database to open does not exist (and was not to be created).

@@ -346,7 +346,7 @@ final class PostgresConnection: StoreConnection {
                     "SELECT CAST(reltuples AS bigint) FROM pg_catalog.pg_class WHERE oid = to_regclass(?)",
                     [.text(table)])?.int ?? -1
             guard counted < 0 || rows > 50 + counted / 10 else { continue }
-            try execute("ANALYZE \"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+            try execute("ANALYZE " + quotedSQLIdentifier(table))
         }
     }
 

@@ -116,9 +116,9 @@ extension PostgresConnection {
             """, [.text(table)]
         ).compactMap { $0[0].string }
         if keyColumns.contains(column) { return }
-        let quoted = { (name: String) in "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        let widened = (keyColumns + [column]).map(quoted).joined(separator: ", ")
+        let widened = (keyColumns + [column]).map(quotedSQLIdentifier).joined(separator: ", ")
         try execute(
-            "ALTER TABLE \(quoted(table)) DROP CONSTRAINT \(quoted(constraint)), ADD PRIMARY KEY (\(widened))")
+            "ALTER TABLE \(quotedSQLIdentifier(table)) DROP CONSTRAINT \(quotedSQLIdentifier(constraint)), "
+                + "ADD PRIMARY KEY (\(widened))")
     }
 }

@@ -1,4 +1,11 @@
+import Foundation
 import Time
+
+/// A name from the schema (a table's, an index's) as a quoted SQL identifier, written alike for
+/// SQLite and PostgreSQL: in double quotes, each double quote in it doubled.
+func quotedSQLIdentifier(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
 
 /// What a store backend (SQLite, PostgreSQL) provides to `Database` and `Statement`, which are the
 /// only types domains, importers and commands name.
