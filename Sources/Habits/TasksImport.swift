@@ -47,12 +47,15 @@ public struct TaskRow: Sendable, Equatable {
     public let task: TaskRecord
     let values: [SQLValue]
 
-    init(_ task: TaskRecord) {
-        self.task = task
+    /// Takes the record over (`consuming`): borrowed, it was copied into the row and the caller's
+    /// copy destroyed, a retain and a release per `String` field (2.5 % of a task on the reader
+    /// thread, callgrind).
+    init(_ task: consuming TaskRecord) {
         values = [
             .text(task.id), .text(task.userId), .day(task.date), .text(task.libelle), .text(task.state),
             .optional(task.contexteJSON), .optionalInstant(task.createdAt), .optionalInstant(task.completedAt),
         ]
+        self.task = task
     }
 }
 
