@@ -179,7 +179,12 @@ public final class Database {
 
     /// How many times a transaction or a savepoint of this connection was rolled back: a writer
     /// that remembers what it wrote (to skip writing it again) forgets it when this changes.
-    public internal(set) var rollbacks = 0
+    /// Read for every record of an import (`HabitsRecordUsers`), on this connection's thread only,
+    /// and never inside another access to it: through a getter, whose read of the count goes
+    /// without the runtime's exclusivity check. Another module's direct read of a stored property
+    /// makes that check (`swift_beginAccess`, 76 instructions a read) whatever the property says.
+    public var rollbacks: Int { rollbackCount }
+    @exclusivity(unchecked) var rollbackCount = 0
 
     private func runAfterTransaction() {
         guard !afterTransaction.isEmpty, !isInTransaction else { return }

@@ -26,18 +26,22 @@ public struct IdentifierTable {
     /// recorded (false: an id of the same bytes was there).
     @inlinable @discardableResult
     public mutating func insert(_ id: String, number: Int32, key: (Int32) -> String) -> Bool {
-        if (count + 1) * 2 > slots.count { grow(key: key) }
         var id = id
-        return id.withUTF8 { bytes in
-            var index = Self.hash(bytes) & mask
-            while slots[index] >= 0 {
-                if Self.matches(bytes, key(slots[index])) { return false }
-                index = (index + 1) & mask
-            }
-            slots[index] = number
-            count += 1
-            return true
+        return id.withUTF8 { insert(bytes: $0, number: number, key: key) }
+    }
+
+    /// `insert(_:number:key:)` for the id of these UTF-8 bytes, for a caller that has them already.
+    @inlinable @discardableResult
+    public mutating func insert(bytes: UnsafeBufferPointer<UInt8>, number: Int32, key: (Int32) -> String) -> Bool {
+        if (count + 1) * 2 > slots.count { grow(key: key) }
+        var index = Self.hash(bytes) & mask
+        while slots[index] >= 0 {
+            if Self.matches(bytes, key(slots[index])) { return false }
+            index = (index + 1) & mask
         }
+        slots[index] = number
+        count += 1
+        return true
     }
 
     /// Forgets every id, keeping the slots' room.

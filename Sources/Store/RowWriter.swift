@@ -282,7 +282,7 @@ extension Database {
     /// Drops the writers' buffered rows and whatever the server still runs for them (its result,
     /// an error included, is read and thrown away), so that a rollback can run.
     func abandonWrites() {
-        rollbacks += 1
+        rollbackCount += 1
         pending.discardAll()
         connection.abandonPendingWork()
     }

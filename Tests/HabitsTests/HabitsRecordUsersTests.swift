@@ -71,6 +71,27 @@ final class HabitsRecordUsersTests: XCTestCase {
         XCTAssertEqual(try store.count("habits_record_users"), 7, "u1 once, u0 (no record) not at all")
     }
 
+    /// The writer compares each user with the last one before any hashing, by their bytes packed in
+    /// two words up to 16 bytes and as text beyond: ids that differ only past the 16th byte, in
+    /// their length, in their last byte, or in the composition of an `é` are each written, one
+    /// after the other, and an id written before is not lost behind a different last one.
+    func testUsersOneAfterAnotherAreToldApartByEveryByte() throws {
+        let users = try HabitsRecordUsers(database: store.database)
+        let sixteen = "abcdefghijklmnop"
+        let ids = [
+            sixteen, sixteen, "abcdefghijklmnoq", sixteen + "q", sixteen + "r", sixteen,
+            "a-long-user-named-Ren\u{E9}e", "a-long-user-named-Rene\u{301}e", "", "\u{E9}", "e\u{301}", "u1",
+        ]
+        try store.database.transaction {
+            for id in ids { try users.note(id) }
+        }
+        let expected = Array(Set(ids.map { Array($0.utf8) })).sorted { $0.lexicographicallyPrecedes($1) }
+        XCTAssertEqual(expected.count, 10, "the fixture's distinct ids, by their bytes")
+        XCTAssertEqual(
+            try listed(store.database).map { Array(($0[0].string ?? "?").utf8) }
+                .sorted { $0.lexicographicallyPrecedes($1) }, expected)
+    }
+
     /// A rollback takes the user's row away with the records: the writer then writes the user
     /// again, in a savepoint's rollback and in a transaction's.
     func testAUserRolledBackIsWrittenAgain() throws {
