@@ -17,19 +17,8 @@
 set -euo pipefail
 
 what="${1:?usage: bench/import/floor.sh tasks|habits [COUNT|SCALE [RUNS]]}"
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-work="$(mktemp -d "${TMPDIR:-/tmp}/floor-bench.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-
-echo "building report, report-sample and report-bench (release)..." >&2
-(cd "$root" && for product in report report-sample report-bench; do
-    swift build --explicit-target-dependency-import-check error -c release --product "$product" >&2
-done)
-bin="$(cd "$root" && swift build --explicit-target-dependency-import-check error -c release --show-bin-path)"
-report="${REPORT_BIN:-$bin/report}"
-bench="${FLOOR_BIN:-$bin/report-bench}"
-data="${DATA:-$work/data}"
-mkdir -p "$data"
+name=floor-bench
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 case "$what" in
     tasks)
         count="${2:-1000000}"; runs="${3:-3}"; input="$data/tasks.json"
