@@ -99,13 +99,6 @@ public struct IdentifierTable {
         return Int(truncatingIfNeeded: hash)
     }
 
-    /// Whether two texts have the same bytes.
-    @inlinable
-    public static func sameBytes(_ left: String, _ right: String) -> Bool {
-        var left = left
-        return left.withUTF8 { matches($0, right) }
-    }
-
     /// Whether `other` has these UTF-8 bytes.
     @inlinable
     public static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ other: String) -> Bool {

@@ -49,7 +49,7 @@ extension SQLiteConnection {
         guard isInTransaction else {
             throw StoreError("internal error: an id of \(table) reserved outside a transaction")
         }
-        return try scalarInt("SELECT coalesce(max(id), 0) + 1 FROM \(table)") ?? 1
+        return try scalarInt("SELECT coalesce(max(id), 0) + 1 FROM \(quotedSQLIdentifier(table))") ?? 1
     }
 
     /// A read of `sqlite_schema`'s last row, stepped once and left open: the pages under its
