@@ -175,6 +175,8 @@ def connection_strings_seeds():
         (7, "50%off@db.invalid/db"),
         (7, "\u00e9t\u00e9\U0001f600@%2Ftmp%2Fsocket/db"),
         (0, "R!x:\0\0\0@s\0"),  # NULs: libpq reads up to the first one; Swift reads them all
+        (7, "***@b"),  # the password is the mask itself (CI's fuzz run of 2026-12-08)
+        (7, "*@b@b"),
     ]
     for selector, text in seeds:
         write("connection_strings", bytes([selector]) + text.encode())

@@ -69,12 +69,19 @@ public struct ConnectionSecrets: Sendable {
     /// and every quoted token that is a piece of one replaced by `***`.
     public func mask(_ text: String, pieces: Bool = true) -> String {
         guard !secrets.isEmpty else { return text }
-        let scalars = Array(text.unicodeScalars)
+        return mask(Array(text.unicodeScalars), placed: nil, pieces: pieces) ?? text
+    }
+
+    /// `mask(_:pieces:)` of scalars, where `placed` marks the `***` that `StoreLocation.display`
+    /// put in already: no match may use them, or the mask of `*@b` would take the host `b` of
+    /// `u:***@b` too. Nil when nothing is hidden.
+    func mask(_ scalars: [Unicode.Scalar], placed: [Bool]?, pieces: Bool) -> String? {
         var hidden = [Bool](repeating: false, count: scalars.count)
+        func free(_ range: Range<Int>) -> Bool { placed.map { mask in !range.contains { mask[$0] } } ?? true }
         for pattern in scalarSecrets where pattern.count >= 3 {
             var start = 0
             while start + pattern.count <= scalars.count {
-                if scalars[start..<start + pattern.count].elementsEqual(pattern) {
+                if scalars[start..<start + pattern.count].elementsEqual(pattern), free(start..<start + pattern.count) {
                     for index in start..<start + pattern.count { hidden[index] = true }
                     start += pattern.count
                 } else {
@@ -83,7 +90,8 @@ public struct ConnectionSecrets: Sendable {
             }
         }
         if pieces, scalars.count >= 3 {
-            for start in 0...(scalars.count - 3) where trigrams.contains(ConnectionSecrets.key(scalars, start)) {
+            for start in 0...(scalars.count - 3)
+            where trigrams.contains(ConnectionSecrets.key(scalars, start)) && free(start..<start + 3) {
                 hidden[start] = true
                 hidden[start + 1] = true
                 hidden[start + 2] = true
@@ -111,7 +119,7 @@ public struct ConnectionSecrets: Sendable {
             }
             index = close + 1
         }
-        guard hidden.contains(true) else { return text }
+        guard hidden.contains(true) else { return nil }
         var result = String.UnicodeScalarView()
         var position = 0
         while position < scalars.count {
@@ -325,15 +333,21 @@ extension StoreLocation {
     public static func display(_ location: String) -> String {
         guard isPostgreSQL(location) || urlScheme(location) != nil else { return location }
         var scalars = Array(location.unicodeScalars)
-        if let range = ConnectionSecrets.passwordRange(location) {
+        var placed = [Bool](repeating: false, count: scalars.count)
+        func place(_ range: Range<Int>) {
             scalars.replaceSubrange(range, with: "***".unicodeScalars)
+            placed.replaceSubrange(range, with: [true, true, true])
         }
+        if let range = ConnectionSecrets.passwordRange(location) { place(range) }
         var searchFrom = 0
         while let range = passwordValueRange(scalars, from: searchFrom, quoted: true) {
-            scalars.replaceSubrange(range, with: "***".unicodeScalars)
+            place(range)
             searchFrom = range.lowerBound + 3
         }
-        return ConnectionSecrets(location: location).mask(ConnectionSecrets.string(scalars))
+        let secrets = ConnectionSecrets(location: location)
+        let shown = ConnectionSecrets.string(scalars)
+        guard !secrets.isEmpty else { return shown }
+        return secrets.mask(scalars, placed: placed, pieces: true) ?? shown
     }
 
     /// Where the value of the next `password=` at or after `from` lies, in scalars: a quoted

@@ -109,5 +109,14 @@ final class ConnectionSecretsTests: XCTestCase {
         let shown = StoreLocation.display(combining)
         XCTAssertFalse(shown.unicodeScalars.contains("["), shown.debugDescription)
         XCTAssertEqual(shown, "host=db password=***")
+        // CI's run of 2026-12-08: a password that is the mask itself (`***`, `%2a**`), or one cut
+        // at an `@` before a host that follows the mask (`*@b`). The fuzz invariant took the mask
+        // for the password; the location is shown as every other password shows it, and the
+        // display's own `***` is not masked again with the host (`u:*****/report` before).
+        XCTAssertEqual(StoreLocation.display("postgresql://u:***@b"), "postgresql://u:***@b")
+        XCTAssertEqual(StoreLocation.display("postgresql://u:%2a**@db/report"), "postgresql://u:***@db/report")
+        XCTAssertEqual(StoreLocation.display("postgresql://u:*@b@b/report"), "postgresql://u:***@b/report")
+        XCTAssertEqual(
+            StoreLocation.display("postgresql://u:*@b@b/report"), StoreLocation.display("postgresql://u:x@y@b/report"))
     }
 }
