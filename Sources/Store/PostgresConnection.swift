@@ -109,11 +109,16 @@ final class PostgresConnection: StoreConnection {
         do {
             let settings =
                 "SET client_encoding = 'UTF8'; SET extra_float_digits = 1; SET lock_timeout = "
-                + "\(max(1, busyTimeoutMilliseconds)); SET cursor_tuple_fraction = 1"
+                + "\(max(1, busyTimeoutMilliseconds)); SET cursor_tuple_fraction = 1; SET jit = off"
             // `cursor_tuple_fraction = 1`: every cursor (PostgresCursor) is read to its end, so
             // it is planned for all its rows. At the default 0.1 the planner picks plans that are
             // fast to the first tenth (a nested loop over an index instead of a sort or a hash):
             // the habits day report's flows read took 15 ms a window instead of 2.8 ms.
+            // `jit = off`: a report's queries are scans with a few expressions each, whose
+            // estimated cost still passes PostgreSQL's JIT thresholds (a correlated subquery
+            // counted once a row): the bookings scan of a month compiled for 236 ms (inlining and
+            // optimisation) to run for 140 ms, and the month report took 1.27–1.33 s with JIT
+            // against 0.96–0.97 s without; the other reports did not move (docs/BENCHMARKS.md).
             // A read-only open is not enforced by the session: `default_transaction_read_only`
             // would refuse even the TEMP table a fleet report sorts its rows in. On a server, what
             // a connection may write is the role's grants (docs/SCALE.md: a reporting role).
