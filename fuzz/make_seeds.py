@@ -2,14 +2,15 @@
 """Writes the committed seed corpus of fuzz/corpus/ from SampleData/ plus hand-written edge cases.
 
 Run from the repository root: `python3 fuzz/make_seeds.py`. Deterministic: the same SampleData
-gives the same files (named by the SHA-1 of their content, as libFuzzer names its own). The
-corpus is small on purpose; the working corpus that grows lives in .build/fuzz/corpus-<target>/.
+gives the same files (named by the SHA-1 of their content, as libFuzzer names its own). It adds
+and never deletes: the committed corpus also holds inputs kept from fuzz runs (the `records`
+target's 1,000-odd units, and finds kept as seeds), which a rewrite would lose. Delete a seed by
+hand. The working corpus that grows lives in .build/fuzz/corpus-<target>/.
 """
 import hashlib
 import json
 import os
 import re
-import shutil
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "fuzz", "corpus")
@@ -50,11 +51,18 @@ def pick(records):
     return unique
 
 
+WRITTEN = {}  # target -> [written, of which new]
+
+
 def write(target, content):
     folder = os.path.join(CORPUS, target)
     os.makedirs(folder, exist_ok=True)
-    name = hashlib.sha1(content).hexdigest()
-    with open(os.path.join(folder, name), "wb") as handle:
+    path = os.path.join(folder, hashlib.sha1(content).hexdigest())
+    counts = WRITTEN.setdefault(target, [0, 0])
+    counts[0] += 1
+    if not os.path.exists(path):
+        counts[1] += 1
+    with open(path, "wb") as handle:
         handle.write(content)
 
 
@@ -183,7 +191,6 @@ def connection_strings_seeds():
 
 
 if __name__ == "__main__":
-    shutil.rmtree(CORPUS, ignore_errors=True)
     records_seeds()
     json_reader_seeds()
     timestamps_seeds()
@@ -191,4 +198,5 @@ if __name__ == "__main__":
     for target in sorted(os.listdir(CORPUS)):
         files = os.listdir(os.path.join(CORPUS, target))
         size = sum(os.path.getsize(os.path.join(CORPUS, target, name)) for name in files)
-        print(f"fuzz/corpus/{target}: {len(files)} files, {size} bytes")
+        written, new = WRITTEN.get(target, [0, 0])
+        print(f"fuzz/corpus/{target}: {len(files)} files, {size} bytes ({written} written by this script, {new} new)")
