@@ -77,7 +77,10 @@ public struct ConnectionSecrets: Sendable {
     /// `u:***@b` too. Nil when nothing is hidden.
     func mask(_ scalars: [Unicode.Scalar], placed: [Bool]?, pieces: Bool) -> String? {
         var hidden = [Bool](repeating: false, count: scalars.count)
-        func free(_ range: Range<Int>) -> Bool { placed.map { mask in !range.contains { mask[$0] } } ?? true }
+        func free(_ range: Range<Int>) -> Bool {
+            guard let placed else { return true }
+            return !range.contains { placed[$0] }
+        }
         for pattern in scalarSecrets where pattern.count >= 3 {
             var start = 0
             while start + pattern.count <= scalars.count {
@@ -344,10 +347,8 @@ extension StoreLocation {
             place(range)
             searchFrom = range.lowerBound + 3
         }
-        let secrets = ConnectionSecrets(location: location)
-        let shown = ConnectionSecrets.string(scalars)
-        guard !secrets.isEmpty else { return shown }
-        return secrets.mask(scalars, placed: placed, pieces: true) ?? shown
+        return ConnectionSecrets(location: location).mask(scalars, placed: placed, pieces: true)
+            ?? ConnectionSecrets.string(scalars)
     }
 
     /// Where the value of the next `password=` at or after `from` lies, in scalars: a quoted
